@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sched_state: a kselftest for task states under set_current_state().
+# This Makefile drives the tooling around the overlay; see README.md.
+#
+#   make run     build, boot Debian's 6.1 kernel in QEMU, run the suite
+#   make check   the whole gate (what CI runs)
+#
+# Knobs: KERNEL=generic|rt, KSRC=, KDIR=, KIMAGE=, BUILD= (see scripts/lib.sh)
+
+export KERNEL KSRC KDIR KIMAGE BUILD
+
+.PHONY: help deps tree build run check checkpatch clean
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+	@scripts/prepare-tree.sh
+
+build: tree
+	@scripts/build.sh
+
+run: tree
+	@scripts/run.sh
+
+check:
+	@scripts/check.sh
+
+checkpatch: tree
+	@scripts/checkpatch.sh
+
+clean:
+	rm -rf build

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install, from Debian's archive, whatever the tooling needs and is missing.
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(
+	linux-source-6.1		# the kselftest framework, checkpatch, kunit.py
+	linux-image-amd64 linux-headers-amd64
+	linux-image-rt-amd64 linux-headers-rt-amd64
+	qemu-system-x86 busybox-static cpio	# the VM and its initramfs
+	rsync				# lib.mk's install rule
+	bc bison flex libelf-dev libssl-dev	# configuring the tree
+	file gcc make perl python3 xz-utils
+)
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+[ "$(id -u)" -eq 0 ] || die "missing packages (${missing[*]}); run 'make deps' as root"
+say "installing ${missing[*]}"
+apt-get update -q >/dev/null
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"

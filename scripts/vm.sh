@@ -1,0 +1,288 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a kernel in QEMU with an installed kselftest tree as initramfs, run a
+# command in it, then judge its TAP output and the kernel log.
+#
+# usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
+#              [--guest-cmd 'SHELL CMD'] [--extra DIR]...
+# env:   KVM=auto|on|off (default auto)
+set -euo pipefail
+
+# Kernel log lines (grep -E, case-sensitive) that count as a kernel report.
+# Extend this list to catch more; each entry is one alternative.
+DMESG_PATTERNS=(
+	'WARNING:'				# WARN_ON(), lockdep "WARNING: possible ..."
+	'BUG:'					# BUG: KASAN, sleeping function, soft lockup ...
+	'Oops'
+	'kernel BUG at'
+	'general protection fault'
+	'INFO: task .* blocked for more than'	# hung task
+	'INFO: possible'			# lockdep
+	'={40,}'				# lockdep/KASAN/UBSAN report banner
+	'KASAN:'
+	'UBSAN:'
+	'kmemleak:.*suspected memory leak'
+	'Call Trace:'
+	'RIP:'
+	'do not call blocking ops when !TASK_RUNNING'
+	'Kernel panic'
+)
+
+die() { echo "vm.sh: $*" >&2; exit 2; }
+msg() { echo "vm.sh: $*"; }
+
+KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='./run_kselftest.sh -c sched_state'
+EXTRA=()
+while (($#)); do
+	(($# >= 2)) || die "$1 needs a value"
+	case $1 in
+	--kimage) KIMAGE=$2 ;;
+	--ksft) KSFT=$2 ;;
+	--out) OUT=$2 ;;
+	--timeout) TIMEOUT=$2 ;;
+	--guest-cmd) GUEST_CMD=$2 ;;
+	--extra) EXTRA+=("$2") ;;
+	*) die "unknown option $1" ;;
+	esac
+	shift 2
+done
+KVM=${KVM:-auto}
+
+((EUID == 0)) || die "run me as root (the initramfs needs a /dev/console made by mknod)"
+
+need() { command -v "$1" >/dev/null || die "$1 not found; install it: apt-get install $2"; }
+need qemu-system-x86_64 qemu-system-x86
+need busybox busybox-static
+need cpio cpio
+[[ -x /usr/bin/timeout ]] || die "/usr/bin/timeout not found; install it: apt-get install coreutils"
+[[ -x /bin/dash ]] || die "/bin/dash not found; install it: apt-get install dash"
+[[ -n $KIMAGE && -n $KSFT && -n $OUT ]] || die "--kimage, --ksft and --out are required"
+[[ -f $KIMAGE ]] || die "kernel image $KIMAGE not found; pass an existing bzImage/vmlinuz with --kimage"
+[[ -f $KSFT/run_kselftest.sh ]] || die "$KSFT/run_kselftest.sh not found; install kselftests with 'make -C tools/testing/selftests install INSTALL_PATH=$KSFT'"
+[[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$TIMEOUT'"
+[[ $KVM =~ ^(auto|on|off)$ ]] || die "KVM must be auto, on or off, not '$KVM'"
+mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
+
+# mkroot DIR: a root with busybox applets, /etc/passwd and a /dev/console
+mkroot() {
+	local r=$1 a
+	rm -rf "$r"
+	mkdir -p "$r"/{bin,dev,etc,proc,root,sys/kernel/debug,tmp,usr/bin,usr/local/bin}
+	cp "$(command -v busybox)" "$r/bin/busybox"
+	for a in $(busybox --list); do
+		# "busybox" is in the list too; linking it onto itself makes /init ELOOP
+		[[ $a == busybox ]] || ln -sf busybox "$r/bin/$a"
+	done
+	echo 'root:x:0:0:root:/root:/bin/sh' >"$r/etc/passwd"
+	mknod -m 600 "$r/dev/console" c 5 1
+}
+
+# addlibs ROOT: copy the shared libraries every ELF file in ROOT needs
+addlibs() {
+	local f l
+	while IFS= read -r -d '' f; do
+		[[ $(head -c 4 "$f" | tr -d '\0') == $'\x7fELF' ]] || continue
+		for l in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*'); do
+			[[ -e $1$l ]] || cp -L --parents "$l" "$1/"
+		done
+	done < <(find "$1" -type f -print0)
+}
+
+# mkcpio ROOT FILE
+mkcpio() { (cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$2"; }
+
+mkinitrd() {
+	local r=$OUT/root
+	mkroot "$r"
+	cp -a "$KSFT/." "$r/kselftest/"
+	# busybox sh runs its applets ahead of PATH, so it would never run the
+	# sed below; dash (Debian's /bin/sh, as in real installs) searches PATH
+	cp --remove-destination /bin/dash "$r/bin/sh"
+	cp /usr/bin/timeout "$r/usr/bin/timeout"
+	for d in "${EXTRA[@]}"; do
+		cp -a "$d/." "$r/"
+	done
+	addlibs "$r"
+	printf '%s\n' "$GUEST_CMD" >"$r/guest.sh"
+	# runner.sh prefixes nested TAP with "sed -e s/^/# /", and busybox sed
+	# buffers a pipe: nested lines would only arrive when a test ends.
+	cat >"$r/usr/local/bin/sed" <<-'EOF'
+	#!/bin/sh
+	[ "$*" = "-e s/^/# /" ] || exec busybox sed "$@"
+	while IFS= read -r l || [ -n "$l" ]; do printf '# %s\n' "$l"; done
+	EOF
+	cat >"$r/init" <<-'EOF'
+	#!/bin/sh
+	export PATH=/usr/local/bin:/bin:/usr/bin HOME=/root
+	mount -t proc proc /proc
+	mount -t sysfs sysfs /sys
+	mount -t devtmpfs devtmpfs /dev
+	# devtmpfs lacks these; runner.sh writes nested TAP to /dev/stdout
+	ln -s /proc/self/fd /dev/fd
+	ln -s fd/0 /dev/stdin
+	ln -s fd/1 /dev/stdout
+	ln -s fd/2 /dev/stderr
+	mount -t tmpfs tmpfs /tmp
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	cat /proc/kmsg >/dev/ttyS1 &
+	echo "SCHED_STATE_GUEST: booted"
+	cd /kselftest
+	{ sh /guest.sh; echo $? >/tmp/rc; } 2>&1 | tee /dev/ttyS2
+	sleep 1
+	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc)"
+	poweroff -f
+	EOF
+	chmod +x "$r/init" "$r/usr/local/bin/sed"
+	mkcpio "$r" "$OUT/initramfs.cpio.gz"
+	rm -rf "$r"
+}
+
+# qemu ARGS...: start QEMU in the background with what every boot shares
+qemu() {
+	qemu-system-x86_64 -m 1G -smp 2 -display none -no-reboot -monitor none \
+		-nic none -kernel "$KIMAGE" \
+		-append "console=ttyS0 quiet panic=-1 loglevel=4" "$@" \
+		</dev/null >>"$OUT/qemu.log" 2>&1 &
+}
+
+# clean: strip \r and terminal escape sequences
+clean() { LC_ALL=C sed -u -E 's/\x1b\[[0-?]*[ -/]*[@-~]//g; s/\x1b[^[]//g; s/\r//g'; }
+
+kvmprobe() {
+	local d=$OUT/kvm-probe
+	mkroot "$d/root"
+	printf '#!/bin/sh\necho KVM_PROBE_OK\npoweroff -f\n' >"$d/root/init"
+	chmod +x "$d/root/init"
+	addlibs "$d/root"
+	mkcpio "$d/root" "$d/initrd"
+	qemu -serial "file:$d/console.log" -initrd "$d/initrd" -enable-kvm -cpu host
+	local pid=$! t=0
+	while kill -0 $pid 2>/dev/null && ((t++ < 20)); do sleep 1; done
+	kill $pid 2>/dev/null || true
+	wait $pid || true
+	rm -rf "$d/root"
+	grep -q KVM_PROBE_OK "$d/console.log"
+}
+
+pickaccel() {
+	local cache
+	cache=$(dirname "$OUT")/kvm-probe.$(basename "$KIMAGE").$(stat -c %Y "$KIMAGE")
+	ACCEL=tcg
+	if [[ $KVM == off ]]; then
+		WHY="KVM=off"
+	elif [[ $KVM == on ]]; then
+		ACCEL=kvm WHY="KVM=on"
+	elif [[ ! -r /dev/kvm || ! -w /dev/kvm ]]; then
+		WHY="/dev/kvm is not usable"
+	elif [[ -f $cache ]]; then
+		ACCEL=$(cat "$cache") WHY="cached probe verdict in $cache"
+	else
+		# stderr too: bash reports a QEMU that aborted there
+		if kvmprobe 2>>"$OUT/qemu.log"; then
+			ACCEL=kvm WHY="KVM probe boot succeeded"
+		else
+			WHY="KVM probe boot failed, see $OUT/qemu.log"
+		fi
+		echo $ACCEL >"$cache"
+	fi
+	msg "accel $ACCEL ($WHY)"
+}
+
+# mkdmesg: dmesg.log from the kmsg stream; a panic stops that stream early,
+# so add the kernel lines (KERN_ERR and worse) the console got after it
+mkdmesg() {
+	awk '
+	function ts(l) { return match(l, /^\[ *[0-9.]+\]/) ? substr(l, 2, RLENGTH - 2) + 0 : -1 }
+	NR == FNR {
+		gsub(/\r/, ""); sub(/^<[0-9]+>/, ""); print; seen[$0]
+		if (ts($0) >= 0) last = ts($0)
+		next
+	}
+	ts($0) >= last && !($0 in seen)
+	' "$OUT/kmsg.log" "$OUT/console.txt" >"$OUT/dmesg.log"
+}
+
+# running: the test a timed-out run was in, from the runner and harness lines
+running() {
+	awk -v cmd="$GUEST_CMD" '
+	/^(# )*# selftests: / { sub(/^(# )*# selftests: /, ""); test = $0; cur = "" }
+	/^(# )*# +RUN +[^ ]+ \.\.\.$/ { cur = $(NF - 1) }
+	/^(# )*# +(OK|FAIL) +[^ ]+$/ { if ($NF == cur) cur = "" }
+	END {
+		if (test == "")
+			test = "guest command \"" cmd "\" (no kselftest header seen)"
+		print test (cur == "" ? "" : ", test " cur)
+	}
+	' "$OUT/ktap.tap"
+}
+
+rm -rf "$OUT"/{console.*,kmsg.log,ktap.*,dmesg.log,qemu.log,kvm-probe}
+msg "building initramfs in $OUT"
+mkinitrd
+pickaccel
+if [[ $ACCEL == kvm ]]; then
+	accel=(-enable-kvm -cpu host)
+else
+	accel=(-accel 'tcg,thread=multi' -cpu max)
+fi
+qemu -serial "file:$OUT/console.log" -serial "file:$OUT/kmsg.log" \
+	-serial "file:$OUT/ktap.raw" -initrd "$OUT/initramfs.cpio.gz" "${accel[@]}"
+qpid=$!
+trap 'kill $qpid 2>/dev/null || true' EXIT
+tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | clean &
+tpid=$!
+start=$SECONDS timedout=
+while kill -0 $qpid 2>/dev/null; do
+	if ((SECONDS - start >= TIMEOUT)); then
+		timedout=1
+		kill $qpid 2>/dev/null || true
+		break
+	fi
+	sleep 1
+done
+qrc=0
+wait $qpid || qrc=$?
+wait $tpid || true
+took="$((SECONDS - start)) s"
+
+clean <"$OUT/ktap.raw" >"$OUT/ktap.tap"
+clean <"$OUT/console.log" >"$OUT/console.txt"
+mkdmesg
+
+bad=0
+fail() { msg "$*"; bad=1; }
+[[ -n $timedout ]] && fail "TIMEOUT after $TIMEOUT s; running: $(running)"
+[[ -n $timedout || $qrc == 0 ]] ||
+	fail "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
+if ! grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt"; then
+	took=n/a
+	[[ -n $timedout ]] || fail "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
+	msg "last 30 console lines:"
+	tail -n 30 "$OUT/console.txt" | sed 's/^/    /'
+fi
+head -n 1 "$OUT/ktap.tap" | grep -qE '^(TAP version 13|KTAP version 1)$' ||
+	fail "ktap.tap does not start with a TAP/KTAP version line"
+plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$OUT/ktap.tap" | awk '{ n += $1 } END { print n + 0 }')
+top=$(grep -cE '^(not )?ok [0-9]+' "$OUT/ktap.tap" || true)
+grep -qE '^1\.\.[0-9]+$' "$OUT/ktap.tap" || fail "ktap.tap has no top-level plan 1..N"
+((plan == top)) || fail "ktap.tap plans $plan tests but has $top top-level results"
+while IFS= read -r l; do
+	fail "test failed: $l"
+done < <(grep -E '^(# )*not ok' "$OUT/ktap.tap" || true)
+pats=$(IFS='|'; echo "${DMESG_PATTERNS[*]}")
+reports=0
+while IFS= read -r l; do
+	fail "kernel report: dmesg.log:$l"
+	reports=$((reports + 1))
+done < <(grep -nE -e "$pats" "$OUT/dmesg.log" || true)
+
+pass=$(grep -E '^(# )*ok ' "$OUT/ktap.tap" | grep -cv '# SKIP' || true)
+skip=$(grep -E '^(# )*ok ' "$OUT/ktap.tap" | grep -c '# SKIP' || true)
+nfail=$(grep -cE '^(# )*not ok ' "$OUT/ktap.tap" || true)
+rc=$(sed -n 's/.*SCHED_STATE_GUEST: done rc=//p' "$OUT/console.txt")
+msg "summary: kernel $KIMAGE, accel $ACCEL, boot-to-done $took," \
+	"guest rc ${rc:-n/a}; tests: $top top-level, $pass pass, $skip skip," \
+	"$nfail fail (nested included); dmesg reports: $reports;" \
+	"files: $OUT/ktap.tap $OUT/dmesg.log $OUT/console.log"
+exit $bad
