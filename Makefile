@@ -5,12 +5,13 @@
 #
 #   make run     build, boot Debian's 6.1 kernel in QEMU, run the suite
 #   make check   the whole gate (what CI runs)
+#   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
 #
 # Knobs: KERNEL=generic|rt, KSRC=, KDIR=, KIMAGE=, BUILD= (see scripts/lib.sh)
 
 export KERNEL KSRC KDIR KIMAGE BUILD
 
-.PHONY: help deps tree build run check checkpatch clean
+.PHONY: help deps tree build run check checkpatch bench-host clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -32,6 +33,9 @@ check:
 
 checkpatch: tree
 	@scripts/checkpatch.sh
+
+bench-host: tree
+	@scripts/bench-host.sh
 
 clean:
 	rm -rf build
