@@ -4,15 +4,28 @@
  *
  * The module exposes one root-only control file.  Each open file carries one
  * transaction: write a request, then read the reply from the same descriptor.
+ * <state> is one of interruptible, uninterruptible, killable, idle, parked,
+ * interruptible_freezable, killable_freezable.
  *
- *   kthread <state>   start a kthread that sleeps in <state> (interruptible,
- *                     uninterruptible, killable, idle); reply: its pid
- *   state <pid>       reply: the raw task_struct::__state of <pid>, in hex
- *   wake <pid>        wake_up_process() on a module kthread; reply: its return
- *   stop <pid>        kthread_stop() a module kthread; reply: its exit code
+ *   kthread <state>          start a kthread asleep in <state>; reply: pid
+ *   state <pid>              reply: "<__state> <exit_state>" of any task, hex
+ *   wake <pid>               set a module sleeper's condition, then
+ *                            wake_up_process(); reply: its return
+ *   wake_interruptible <pid> the same through the sleeper's wait queue with
+ *                            the TASK_INTERRUPTIBLE mask; reply: ttwu's return
+ *   stop <pid>               kthread_stop() a module kthread; reply: its code
+ *   sleep <state> <ms>       the caller sleeps until woken, signalled (then
+ *                            -EINTR) or <ms>; reply: "wake|timeout|now
+ *                            <__state once back>"
+ *   race <mb|nomb> <rounds>  the lost-wakeup race on two CPUs; reply:
+ *                            "<rounds run> <wakeups lost>"
+ *   rtlock                   PREEMPT_RT only: reply "<__state after taking a
+ *                            contended spinlock_t> <woke> <was in RTLOCK_WAIT>"
  *
- * A malformed request or an unknown verb or state fails the write with
- * -EINVAL; a pid that does not exist, or that wake/stop do not own, -ESRCH.
+ * A malformed request, an unknown verb or state, or a number out of range
+ * fails the write with -EINVAL (-ERANGE on overflow); a pid that does not
+ * exist, or that wake and stop do not own, -ESRCH; a state or verb this
+ * kernel or machine cannot do, -EOPNOTSUPP.
  */
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H

@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Load test_sched_state, run the harness against it, and always unload it.
+# Arguments are module parameters, e.g. fault=drop_noload to check that the
+# tests guarding a semantic fail when the module breaks it (see faults.txt);
+# through run_kselftest.sh: KSELFTEST_SCHED_STATE_SH_ARGS="fault=...".
 
 ksft_skip=4
 MOD=test_sched_state
@@ -28,11 +31,11 @@ load()
 {
 	for ko in "$DIR/test_module/$MOD.ko" "$DIR/$MOD.ko"; do
 		if [ -f "$ko" ]; then
-			insmod "$ko" || die "insmod $ko failed"
+			insmod "$ko" "$@" || die "insmod $ko $* failed"
 			return
 		fi
 	done
-	command -v modprobe >/dev/null && modprobe -q "$MOD" && return
+	command -v modprobe >/dev/null && modprobe -q "$MOD" "$@" && return
 	skip "$MOD.ko not found beside $0 nor by modprobe (build it with KDIR=<kernel build tree>)"
 }
 
@@ -52,7 +55,7 @@ if loaded; then
 	rmmod "$MOD" || skip "$MOD is loaded and busy; unload it first"
 fi
 
-load
+load "$@"
 trap unload EXIT
 trap 'exit 1' INT TERM
 "$DIR/sched_state_test"

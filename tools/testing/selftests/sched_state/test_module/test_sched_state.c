@@ -1,47 +1,125 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_sched_state: tasks put in a named sleep state with set_current_state(),
- * on demand, for tools/testing/selftests/sched_state.
+ * test_sched_state: tasks put to sleep in a named state with
+ * set_current_state(), on demand, for tools/testing/selftests/sched_state.
  *
- * The harness talks to /sys/kernel/debug/sched_state/control; the protocol and
- * the table of states are in ../sched_state.h, shared with the harness.
+ * The harness talks to /sys/kernel/debug/sched_state/control; the protocol is
+ * described in ../sched_state.h, shared with the harness.  Loading the module
+ * with fault=<name> breaks one semantic on purpose (see faults[] below), so
+ * that the harness can show that its checks fail when the semantic breaks.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
+#include <linux/random.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/wait.h>
 
 #include "../sched_state.h"
 
-/* Bounds how many kthreads a caller can make the module hold at once. */
+/* Bounds what a caller can make the module hold or do at once. */
 #define MAX_SLEEPERS	64
+#define MAX_SLEEP_MS	60000
+#define MAX_ROUNDS	1000000
 
-/* The states a module kthread can be asked to sleep in. */
+/*
+ * The states a task can be asked to sleep in.  A state this kernel does not
+ * have is listed with 0, so that asking for it fails with -EOPNOTSUPP rather
+ * than -EINVAL.  "parked" is reached through kthread_park(), not here.
+ */
+#ifdef TASK_FREEZABLE
+#define FREEZABLE(state)	((state) | TASK_FREEZABLE)
+#else
+#define FREEZABLE(state)	0
+#endif
+
 static const struct {
 	const char *name;
 	unsigned int state;
 } states[] = {
-	{ "interruptible",	TASK_INTERRUPTIBLE },
-	{ "uninterruptible",	TASK_UNINTERRUPTIBLE },
-	{ "killable",		TASK_KILLABLE },
-	{ "idle",		TASK_IDLE },
+	{ "interruptible",		TASK_INTERRUPTIBLE },
+	{ "uninterruptible",		TASK_UNINTERRUPTIBLE },
+	{ "killable",			TASK_KILLABLE },
+	{ "idle",			TASK_IDLE },
+	{ "parked",			TASK_INTERRUPTIBLE },
+	{ "interruptible_freezable",	FREEZABLE(TASK_INTERRUPTIBLE) },
+	{ "killable_freezable",		FREEZABLE(TASK_KILLABLE) },
 };
 
-/* A module kthread that sleeps in @state until it is stopped. */
+/* One fault at a time, chosen at load time; each breaks one semantic. */
+enum fault {
+	FAULT_NONE,
+	FAULT_REPORT_WRONG_STATE,	/* "state" misreports __state */
+	FAULT_WAKE_NO_MASK,		/* "wake" wakes with an empty mask */
+	FAULT_WAKE_ANY,			/* "wake_interruptible" wakes D too */
+	FAULT_DROP_NOLOAD,		/* idle sleeps as uninterruptible */
+	FAULT_ADD_NOLOAD,		/* uninterruptible sleeps as idle */
+	FAULT_DROP_WAKEKILL,		/* killable sleeps as uninterruptible */
+	FAULT_INTERRUPTIBLE_SLEEP,	/* "sleep" always sleeps interruptible */
+	FAULT_IGNORE_SIGNALS,		/* "sleep" ignores a pending signal */
+	FAULT_NO_RUNNING,		/* "sleep" leaves its state set */
+	FAULT_CHECK_BEFORE_SET,		/* "race" tests before setting state */
+	FAULT_RTLOCK_RESET,		/* "rtlock" re-sets the state after lock */
+	FAULT_LAX_PARSING,		/* requests may carry trailing junk */
+};
+
+static const char * const faults[] = {
+	[FAULT_NONE]			= "none",
+	[FAULT_REPORT_WRONG_STATE]	= "report_wrong_state",
+	[FAULT_WAKE_NO_MASK]		= "wake_no_mask",
+	[FAULT_WAKE_ANY]		= "wake_any",
+	[FAULT_DROP_NOLOAD]		= "drop_noload",
+	[FAULT_ADD_NOLOAD]		= "add_noload",
+	[FAULT_DROP_WAKEKILL]		= "drop_wakekill",
+	[FAULT_INTERRUPTIBLE_SLEEP]	= "interruptible_sleep",
+	[FAULT_IGNORE_SIGNALS]		= "ignore_signals",
+	[FAULT_NO_RUNNING]		= "no_running",
+	[FAULT_CHECK_BEFORE_SET]	= "check_before_set",
+	[FAULT_RTLOCK_RESET]		= "rtlock_reset",
+	[FAULT_LAX_PARSING]		= "lax_parsing",
+};
+
+static char *fault = "none";
+module_param(fault, charp, 0400);
+MODULE_PARM_DESC(fault, "break one semantic on purpose (test the tests)");
+
+static enum fault active_fault;
+
+static bool faulty(enum fault f)
+{
+	return active_fault == f;
+}
+
+/*
+ * A task asleep in the module: one of its kthreads, or a user task inside a
+ * "sleep" request.  Both wait on @wq, so that a waker can use a wait queue's
+ * wake mask as well as wake_up_process().
+ */
 struct sleeper {
 	struct list_head node;
 	struct task_struct *task;
 	unsigned int state;
+	bool kthread;
+	bool woken;			/* the condition the sleeper waits for */
+	int wake_ret;			/* try_to_wake_up()'s answer */
+	wait_queue_head_t wq;
+	struct wait_queue_entry wait;
 };
 
 static LIST_HEAD(sleepers);
@@ -49,31 +127,50 @@ static unsigned int nr_sleepers;
 static DEFINE_MUTEX(sleepers_lock);
 static struct dentry *sched_state_dir;
 
-static int sleeper_fn(void *data)
+static int sleeper_wake(struct wait_queue_entry *wait, unsigned int mode,
+			int sync, void *key)
 {
-	struct sleeper *s = data;
+	struct sleeper *s = container_of(wait, struct sleeper, wait);
 
-	for (;;) {
-		set_current_state(s->state);
-		if (kthread_should_stop())
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
+	s->wake_ret = default_wake_function(wait, mode, sync, key);
+	return s->wake_ret;
 }
 
-static int parse_pid(const char *arg, pid_t *nr)
+static void sleeper_init(struct sleeper *s, struct task_struct *task,
+			 unsigned int state)
 {
-	int ret = kstrtoint(arg, 10, nr);
+	s->task = task;
+	s->state = state;
+	init_waitqueue_head(&s->wq);
+	init_waitqueue_func_entry(&s->wait, sleeper_wake);
+	s->wait.private = task;
+}
 
-	if (ret)
-		return ret;
-	return *nr > 0 ? 0 : -EINVAL;
+static int sleeper_add(struct sleeper *s)
+{
+	int ret = 0;
+
+	mutex_lock(&sleepers_lock);
+	if (nr_sleepers < MAX_SLEEPERS) {
+		list_add_tail(&s->node, &sleepers);
+		nr_sleepers++;
+	} else {
+		ret = -ENOSPC;
+	}
+	mutex_unlock(&sleepers_lock);
+	return ret;
+}
+
+static void sleeper_del(struct sleeper *s)
+{
+	mutex_lock(&sleepers_lock);
+	list_del(&s->node);
+	nr_sleepers--;
+	mutex_unlock(&sleepers_lock);
 }
 
 /* Called with sleepers_lock held. */
-static struct sleeper *find_sleeper(pid_t nr)
+static struct sleeper *sleeper_find(pid_t nr)
 {
 	struct sleeper *s;
 
@@ -83,54 +180,106 @@ static struct sleeper *find_sleeper(pid_t nr)
 	return NULL;
 }
 
-static int cmd_kthread(const char *arg, char *reply, size_t len)
+/* The state to sleep in for states[i], as the active fault bends it. */
+static unsigned int sleep_state(unsigned int i)
+{
+	unsigned int state = states[i].state;
+	bool plain_d = (state & TASK_NORMAL) == TASK_UNINTERRUPTIBLE &&
+		       !(state & (TASK_WAKEKILL | TASK_NOLOAD));
+
+	if ((state & TASK_IDLE) == TASK_IDLE && faulty(FAULT_DROP_NOLOAD))
+		return state & ~TASK_NOLOAD;
+	if (plain_d && faulty(FAULT_ADD_NOLOAD))
+		return state | TASK_NOLOAD;
+	if ((state & TASK_KILLABLE) == TASK_KILLABLE &&
+	    faulty(FAULT_DROP_WAKEKILL))
+		return state & ~TASK_WAKEKILL;
+	return state;
+}
+
+static int parse_state(const char *arg, unsigned int *i)
+{
+	for (*i = 0; *i < ARRAY_SIZE(states); (*i)++)
+		if (!strcmp(arg, states[*i].name))
+			return states[*i].state ? 0 : -EOPNOTSUPP;
+	return -EINVAL;
+}
+
+static int parse_int(const char *arg, int min, int max, int *val)
+{
+	int ret = kstrtoint(arg, 10, val);
+
+	if (ret)
+		return ret;
+	return *val >= min && *val <= max ? 0 : -EINVAL;
+}
+
+static int kthread_sleeper_fn(void *data)
+{
+	struct sleeper *s = data;
+
+	add_wait_queue(&s->wq, &s->wait);
+	for (;;) {
+		set_current_state(s->state);
+		if (kthread_should_stop())
+			break;
+		if (kthread_should_park()) {
+			__set_current_state(TASK_RUNNING);
+			kthread_parkme();
+			continue;
+		}
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	remove_wait_queue(&s->wq, &s->wait);
+	return 0;
+}
+
+/* kthread <state>: start a kthread asleep in <state>; reply its pid. */
+static int cmd_kthread(char **argv, char *reply, size_t len)
 {
 	struct task_struct *task;
 	struct sleeper *s;
 	unsigned int i;
-	pid_t nr;
+	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(states); i++)
-		if (!strcmp(arg, states[i].name))
-			break;
-	if (i == ARRAY_SIZE(states))
-		return -EINVAL;
-
+	ret = parse_state(argv[1], &i);
+	if (ret)
+		return ret;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	s->state = states[i].state;
-
-	mutex_lock(&sleepers_lock);
-	if (nr_sleepers >= MAX_SLEEPERS) {
-		mutex_unlock(&sleepers_lock);
-		kfree(s);
-		return -ENOSPC;
-	}
-	task = kthread_run(sleeper_fn, s, "sched_state/%s", states[i].name);
+	task = kthread_create(kthread_sleeper_fn, s, "sched_state/%s",
+			      states[i].name);
 	if (IS_ERR(task)) {
-		mutex_unlock(&sleepers_lock);
 		kfree(s);
 		return PTR_ERR(task);
 	}
-	s->task = get_task_struct(task);
-	list_add_tail(&s->node, &sleepers);
-	nr_sleepers++;
-	nr = task_pid_vnr(task);
-	mutex_unlock(&sleepers_lock);
+	sleeper_init(s, get_task_struct(task), sleep_state(i));
+	s->kthread = true;
+	ret = sleeper_add(s);
+	if (ret) {
+		kthread_stop(task);
+		put_task_struct(task);
+		kfree(s);
+		return ret;
+	}
+	wake_up_process(task);
+	if (!strcmp(states[i].name, "parked"))
+		kthread_park(task);
 
-	return scnprintf(reply, len, "%d\n", nr);
+	return scnprintf(reply, len, "%d\n", task_pid_vnr(task));
 }
 
-static int cmd_state(const char *arg, char *reply, size_t len)
+/* state <pid>: reply __state and exit_state of any task, in hex. */
+static int cmd_state(char **argv, char *reply, size_t len)
 {
+	unsigned int state, exit_state;
 	struct task_struct *task;
-	unsigned int state;
 	struct pid *pid;
-	pid_t nr;
-	int ret;
+	int nr, ret;
 
-	ret = parse_pid(arg, &nr);
+	ret = parse_int(argv[1], 1, PID_MAX_LIMIT, &nr);
 	if (ret)
 		return ret;
 	pid = find_get_pid(nr);
@@ -139,24 +288,43 @@ static int cmd_state(const char *arg, char *reply, size_t len)
 	if (!task)
 		return -ESRCH;
 	state = READ_ONCE(task->__state);
+	exit_state = READ_ONCE(task->exit_state);
 	put_task_struct(task);
+	if (faulty(FAULT_REPORT_WRONG_STATE))
+		state ^= TASK_INTERRUPTIBLE;
 
-	return scnprintf(reply, len, "0x%x\n", state);
+	return scnprintf(reply, len, "0x%x 0x%x\n", state, exit_state);
 }
 
-static int cmd_wake(const char *arg, char *reply, size_t len)
+/*
+ * wake <pid> and wake_interruptible <pid>: set the sleeper's condition, then
+ * wake it with wake_up_process(), or through its wait queue with the
+ * TASK_INTERRUPTIBLE mask (wake_up_state() is not exported).  Reply whether
+ * try_to_wake_up() found it in a matching state.
+ */
+static int wake(char **argv, char *reply, size_t len, bool interruptible)
 {
 	struct sleeper *s;
-	pid_t nr;
-	int ret;
+	int nr, ret;
 
-	ret = parse_pid(arg, &nr);
+	ret = parse_int(argv[1], 1, PID_MAX_LIMIT, &nr);
 	if (ret)
 		return ret;
 	mutex_lock(&sleepers_lock);
-	s = find_sleeper(nr);
-	if (s)
-		ret = wake_up_process(s->task);
+	s = sleeper_find(nr);
+	if (s) {
+		s->wake_ret = 0;
+		WRITE_ONCE(s->woken, true);
+		if (interruptible && !faulty(FAULT_WAKE_ANY))
+			wake_up_interruptible(&s->wq);
+		else if (interruptible)
+			wake_up(&s->wq);
+		else if (faulty(FAULT_WAKE_NO_MASK))
+			__wake_up(&s->wq, 0, 1, NULL);
+		else
+			s->wake_ret = wake_up_process(s->task);
+		ret = s->wake_ret;
+	}
 	mutex_unlock(&sleepers_lock);
 	if (!s)
 		return -ESRCH;
@@ -164,99 +332,425 @@ static int cmd_wake(const char *arg, char *reply, size_t len)
 	return scnprintf(reply, len, "%d\n", ret);
 }
 
-static void sleeper_free(struct sleeper *s)
+static int cmd_wake(char **argv, char *reply, size_t len)
 {
-	put_task_struct(s->task);
-	kfree(s);
+	return wake(argv, reply, len, false);
 }
 
-static int cmd_stop(const char *arg, char *reply, size_t len)
+static int cmd_wake_interruptible(char **argv, char *reply, size_t len)
+{
+	return wake(argv, reply, len, true);
+}
+
+/* stop <pid>: kthread_stop() a module kthread; reply its exit code. */
+static int cmd_stop(char **argv, char *reply, size_t len)
 {
 	struct sleeper *s;
-	pid_t nr;
-	int ret;
+	int nr, ret;
 
-	ret = parse_pid(arg, &nr);
+	ret = parse_int(argv[1], 1, PID_MAX_LIMIT, &nr);
 	if (ret)
 		return ret;
 	mutex_lock(&sleepers_lock);
-	s = find_sleeper(nr);
-	if (s) {
+	s = sleeper_find(nr);
+	if (s && s->kthread) {
 		list_del(&s->node);
 		nr_sleepers--;
+	} else {
+		s = NULL;
 	}
 	mutex_unlock(&sleepers_lock);
 	if (!s)
 		return -ESRCH;
 	ret = kthread_stop(s->task);
-	sleeper_free(s);
+	put_task_struct(s->task);
+	kfree(s);
 
 	return scnprintf(reply, len, "%d\n", ret);
 }
 
-static const struct {
-	const char *verb;
-	int (*fn)(const char *arg, char *reply, size_t len);
-} cmds[] = {
-	{ "kthread",	cmd_kthread },
-	{ "state",	cmd_state },
-	{ "wake",	cmd_wake },
-	{ "stop",	cmd_stop },
-};
+/*
+ * sleep <state> <ms>: the calling task sleeps in <state> until a wake
+ * request, a signal the state lets through, or <ms> milliseconds.  Reply how
+ * it woke ("wake", "timeout", or "now" when <ms> is 0 and it never slept) and
+ * its __state once back, which must be TASK_RUNNING.  A signal fails the
+ * request with -EINTR.
+ */
+static int cmd_sleep(char **argv, char *reply, size_t len)
+{
+	struct sleeper s = {};
+	unsigned int i, state;
+	long timeout;
+	const char *how;
+	int ms, ret;
+
+	ret = parse_state(argv[1], &i);
+	if (!ret)
+		ret = parse_int(argv[2], 0, MAX_SLEEP_MS, &ms);
+	if (ret)
+		return ret;
+	state = faulty(FAULT_INTERRUPTIBLE_SLEEP) ? TASK_INTERRUPTIBLE :
+						    sleep_state(i);
+	sleeper_init(&s, current, state);
+	ret = sleeper_add(&s);
+	if (ret)
+		return ret;
+	add_wait_queue(&s.wq, &s.wait);
+
+	timeout = msecs_to_jiffies(ms);
+	for (;;) {
+		set_current_state(state);
+		if (!ms) {
+			how = "now";
+			break;
+		}
+		if (READ_ONCE(s.woken)) {
+			how = "wake";
+			break;
+		}
+		if (signal_pending_state(state, current) &&
+		    !faulty(FAULT_IGNORE_SIGNALS)) {
+			how = NULL;
+			break;
+		}
+		if (!timeout) {
+			how = "timeout";
+			break;
+		}
+		timeout = schedule_timeout(timeout);
+	}
+	if (!faulty(FAULT_NO_RUNNING))
+		__set_current_state(TASK_RUNNING);
+	state = READ_ONCE(current->__state);
+	/* the fault shows in the reply; never return to user space asleep */
+	__set_current_state(TASK_RUNNING);
+
+	remove_wait_queue(&s.wq, &s.wait);
+	sleeper_del(&s);
+	if (!how)
+		return -EINTR;
+
+	return scnprintf(reply, len, "%s 0x%x\n", how, state);
+}
 
 /*
- * A request is "verb arg" in printable ASCII with exactly one space, and at
+ * race <mb|nomb> <rounds>: the lost-wakeup race, on two CPUs.  Each round
+ * the sleeper sets its state, tests the condition and sleeps; the waker sets
+ * the condition and wakes it.  This is the store-buffering shape of
+ * tools/memory-model SB+fencembonceonces: with set_current_state()'s barrier
+ * ("mb") no wakeup may be lost; __set_current_state() ("nomb") allows it.
+ * A sleeper that sleeps out RACE_BOUND although the waker woke it well before
+ * lost its wakeup.  Reply the rounds run and the wakeups lost.
+ */
+#define RACE_BOUND	msecs_to_jiffies(100)
+#define RACE_MAX_LOST	10
+
+struct race {
+	struct task_struct *sleeper, *waker;
+	unsigned int rounds, done, lost;
+	bool barrier;
+	int ready;		/* the round the sleeper waits in */
+	int cond;		/* the round the waker has signalled */
+	int woken_round;	/* the last round whose wakeup has returned */
+	u64 woken_ns;		/* and when it returned */
+	struct completion finished;
+};
+
+static void race_wait_for_stop(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+static bool race_wait_round(struct race *r, int round)
+{
+	long left;
+
+	for (;;) {
+		if (r->barrier && faulty(FAULT_CHECK_BEFORE_SET)) {
+			if (READ_ONCE(r->cond) >= round)
+				return true;
+			/* stands for the code real callers have in between */
+			ndelay(get_random_u32_below(5000));
+			set_current_state(TASK_UNINTERRUPTIBLE);
+		} else {
+			if (r->barrier)
+				set_current_state(TASK_UNINTERRUPTIBLE);
+			else
+				__set_current_state(TASK_UNINTERRUPTIBLE);
+			if (READ_ONCE(r->cond) >= round)
+				return true;
+		}
+		left = schedule_timeout(RACE_BOUND);
+		if (kthread_should_stop())
+			return false;
+		/* pairs with the waker's release: woken_ns is that round's */
+		if (!left && smp_load_acquire(&r->woken_round) >= round &&
+		    ktime_get_ns() - READ_ONCE(r->woken_ns) >
+		    jiffies_to_nsecs(RACE_BOUND) / 2) {
+			r->lost++;
+			return true;
+		}
+	}
+}
+
+static int race_sleeper_fn(void *data)
+{
+	struct race *r = data;
+	int round;
+
+	for (round = 1; round <= r->rounds && r->lost < RACE_MAX_LOST; round++) {
+		WRITE_ONCE(r->ready, round);
+		if (!race_wait_round(r, round))
+			break;
+		__set_current_state(TASK_RUNNING);
+		r->done = round;
+	}
+	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(r->ready, INT_MAX);
+	complete(&r->finished);
+	race_wait_for_stop();
+	return 0;
+}
+
+static int race_waker_fn(void *data)
+{
+	struct race *r = data;
+	unsigned long spins = 0;
+	int round;
+
+	for (round = 1; round <= r->rounds; round++) {
+		while (READ_ONCE(r->ready) < round) {
+			if (kthread_should_stop())
+				return 0;
+			if (!(++spins % 1024))
+				cond_resched();
+			cpu_relax();
+		}
+		if (READ_ONCE(r->ready) == INT_MAX)
+			break;
+		/* sweep the wakeup across the sleeper's window */
+		ndelay(get_random_u32_below(2000));
+		WRITE_ONCE(r->cond, round);
+		wake_up_process(r->sleeper);
+		WRITE_ONCE(r->woken_ns, ktime_get_ns());
+		/* publish woken_ns with its round: see race_wait_round() */
+		smp_store_release(&r->woken_round, round);
+	}
+	race_wait_for_stop();
+	return 0;
+}
+
+static int cmd_race(char **argv, char *reply, size_t len)
+{
+	struct race *r;
+	int rounds, ret;
+
+	if (num_online_cpus() < 2)
+		return -EOPNOTSUPP;
+	ret = parse_int(argv[2], 1, MAX_ROUNDS, &rounds);
+	if (ret)
+		return ret;
+	if (strcmp(argv[1], "mb") && strcmp(argv[1], "nomb"))
+		return -EINVAL;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->rounds = rounds;
+	r->barrier = !strcmp(argv[1], "mb");
+	init_completion(&r->finished);
+
+	r->sleeper = kthread_create(race_sleeper_fn, r, "sched_state/rs");
+	if (IS_ERR(r->sleeper)) {
+		ret = PTR_ERR(r->sleeper);
+		goto out_free;
+	}
+	r->waker = kthread_create(race_waker_fn, r, "sched_state/rw");
+	if (IS_ERR(r->waker)) {
+		ret = PTR_ERR(r->waker);
+		kthread_stop(r->sleeper);
+		goto out_free;
+	}
+	kthread_bind(r->sleeper, cpumask_first(cpu_online_mask));
+	kthread_bind(r->waker, cpumask_next(cpumask_first(cpu_online_mask),
+					    cpu_online_mask));
+	wake_up_process(r->sleeper);
+	wake_up_process(r->waker);
+
+	ret = wait_for_completion_killable(&r->finished);
+	kthread_stop(r->sleeper);
+	kthread_stop(r->waker);
+	if (!ret)
+		ret = scnprintf(reply, len, "%u %u\n", r->done, r->lost);
+out_free:
+	kfree(r);
+	return ret;
+}
+
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * rtlock: on PREEMPT_RT a contended spinlock_t sleeps in TASK_RTLOCK_WAIT and
+ * keeps the task's own state in saved_state, where a regular wakeup that
+ * arrives meanwhile lands.  A kthread sets TASK_INTERRUPTIBLE and blocks on a
+ * spinlock_t we hold; we wake it, then release the lock.  Once it has the
+ * lock it must be TASK_RUNNING, or its schedule() would lose that wakeup.
+ * Reply its __state after taking the lock, wake_up_process()'s return, and
+ * whether it was seen blocked in TASK_RTLOCK_WAIT when woken.
+ */
+struct rtlock {
+	spinlock_t lock;	/* held by cmd_rtlock(), wanted by rtlock_fn() */
+	unsigned int after;
+	struct completion locked;
+};
+
+static int rtlock_fn(void *data)
+{
+	struct rtlock *t = data;
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	spin_lock(&t->lock);
+	if (faulty(FAULT_RTLOCK_RESET))
+		set_current_state(TASK_INTERRUPTIBLE);
+	t->after = READ_ONCE(current->__state);
+	spin_unlock(&t->lock);
+	__set_current_state(TASK_RUNNING);
+	complete(&t->locked);
+	race_wait_for_stop();
+	return 0;
+}
+
+static int cmd_rtlock(char **argv, char *reply, size_t len)
+{
+	struct task_struct *task;
+	struct rtlock *t;
+	int woke, blocked, ret;
+	u64 deadline;
+
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	if (!t)
+		return -ENOMEM;
+	spin_lock_init(&t->lock);
+	init_completion(&t->locked);
+	task = kthread_create(rtlock_fn, t, "sched_state/rt");
+	if (IS_ERR(task)) {
+		kfree(t);
+		return PTR_ERR(task);
+	}
+	get_task_struct(task);
+
+	spin_lock(&t->lock);
+	wake_up_process(task);
+	/* cannot sleep here: an rtlock holder is in an RCU read section */
+	deadline = ktime_get_ns() + NSEC_PER_SEC;
+	while (READ_ONCE(task->__state) != TASK_RTLOCK_WAIT &&
+	       ktime_get_ns() < deadline)
+		cpu_relax();
+	blocked = READ_ONCE(task->__state) == TASK_RTLOCK_WAIT;
+	woke = wake_up_process(task);
+	spin_unlock(&t->lock);
+
+	ret = wait_for_completion_killable_timeout(&t->locked, 5 * HZ);
+	kthread_stop(task);
+	put_task_struct(task);
+	if (ret > 0)
+		ret = scnprintf(reply, len, "0x%x %d %d\n", t->after, woke,
+				blocked);
+	else if (!ret)
+		ret = -ETIMEDOUT;
+	kfree(t);
+	return ret;
+}
+#else
+static int cmd_rtlock(char **argv, char *reply, size_t len)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+static const struct {
+	const char *verb;
+	int argc;
+	int (*fn)(char **argv, char *reply, size_t len);
+} cmds[] = {
+	{ "kthread",		2, cmd_kthread },
+	{ "state",		2, cmd_state },
+	{ "wake",		2, cmd_wake },
+	{ "wake_interruptible",	2, cmd_wake_interruptible },
+	{ "stop",		2, cmd_stop },
+	{ "sleep",		3, cmd_sleep },
+	{ "race",		3, cmd_race },
+	{ "rtlock",		1, cmd_rtlock },
+};
+
+#define MAX_ARGS	3
+
+/*
+ * A request is words of printable ASCII separated by single spaces, with at
  * most one trailing newline.  Anything else is -EINVAL, before any verb runs.
  */
-static int split_request(char *buf, size_t len, char **arg)
+static int split_request(char *buf, size_t len, char **argv)
 {
-	char *space = NULL;
-	size_t i;
+	char *word, *c;
+	int argc = 0;
 
 	if (len && buf[len - 1] == '\n')
 		buf[--len] = '\0';
-	for (i = 0; i < len; i++) {
-		if (buf[i] == ' ' && !space)
-			space = &buf[i];
-		else if (!isgraph(buf[i]))
-			return -EINVAL;
-	}
-	if (!space || space == buf || space == &buf[len - 1])
+	if (strlen(buf) != len)
 		return -EINVAL;
-	*space = '\0';
-	*arg = space + 1;
-	return 0;
+	while ((word = strsep(&buf, " "))) {
+		if (!*word)
+			return -EINVAL;
+		for (c = word; *c; c++)
+			if (!isgraph(*c))
+				return -EINVAL;
+		if (argc == MAX_ARGS)
+			return faulty(FAULT_LAX_PARSING) ? argc : -EINVAL;
+		argv[argc++] = word;
+	}
+	return argc;
 }
 
 static ssize_t control_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
-	char reply[32];
+	char *buf, *reply, *argv[MAX_ARGS];
 	unsigned int i;
-	char *buf, *arg;
-	int ret;
+	int argc, ret;
 
 	if (!count || count > SCHED_STATE_MAX_REQUEST)
 		return -EINVAL;
 	buf = simple_transaction_get(file, ubuf, count);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
-	ret = split_request(buf, count, &arg);
-	if (ret)
-		return ret;
+	argc = split_request(buf, count, argv);
+	if (argc < 0)
+		return argc;
 
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(buf, cmds[i].verb))
+		if (!strcmp(argv[0], cmds[i].verb))
 			break;
 	if (i == ARRAY_SIZE(cmds))
 		return -EINVAL;
-	ret = cmds[i].fn(arg, reply, sizeof(reply));
-	if (ret < 0)
-		return ret;
-
-	memcpy(buf, reply, ret);
-	simple_transaction_set(file, ret);
-	return count;
+	if (argc != cmds[i].argc &&
+	    !(faulty(FAULT_LAX_PARSING) && argc > cmds[i].argc))
+		return -EINVAL;
+	/* the reply replaces the request in the transaction's buffer */
+	reply = kmalloc(SIMPLE_TRANSACTION_LIMIT, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+	ret = cmds[i].fn(argv, reply, SIMPLE_TRANSACTION_LIMIT);
+	if (ret >= 0) {
+		memcpy(buf, reply, ret);
+		simple_transaction_set(file, ret);
+		ret = count;
+	}
+	kfree(reply);
+	return ret;
 }
 
 static const struct file_operations control_fops = {
@@ -269,6 +763,16 @@ static const struct file_operations control_fops = {
 
 static int __init sched_state_init(void)
 {
+	int i = match_string(faults, ARRAY_SIZE(faults), fault);
+
+	if (i < 0) {
+		pr_err("unknown fault '%s'\n", fault);
+		return -EINVAL;
+	}
+	active_fault = i;
+	if (active_fault != FAULT_NONE)
+		pr_info("fault injected: %s\n", faults[active_fault]);
+
 	sched_state_dir = debugfs_create_dir("sched_state", NULL);
 	if (IS_ERR(sched_state_dir))
 		return PTR_ERR(sched_state_dir);
@@ -285,7 +789,8 @@ static void __exit sched_state_exit(void)
 	debugfs_remove_recursive(sched_state_dir);
 	list_for_each_entry_safe(s, tmp, &sleepers, node) {
 		kthread_stop(s->task);
-		sleeper_free(s);
+		put_task_struct(s->task);
+		kfree(s);
 	}
 }
 
