@@ -9,7 +9,8 @@
 #
 # Knobs: KERNEL=generic|rt, KSRC=, KDIR=, KIMAGE=, BUILD= (see scripts/lib.sh)
 
-export KERNEL KSRC KDIR KIMAGE BUILD
+# KERNEL, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
+# or the environment; exporting them here would export them empty when unset.
 
 .PHONY: help deps tree build run check checkpatch bench-host clean
 

@@ -5,26 +5,6 @@
 . "$(dirname "$0")/lib.sh"
 set +e
 
-passed=0
-failed=0
-failures=()
-
-gate()
-{
-	local name=$1 start=$SECONDS
-
-	shift
-	say "check: $name"
-	if "$@"; then
-		passed=$((passed + 1))
-		echo "PASS: $name ($((SECONDS - start)) s)"
-	else
-		failed=$((failed + 1))
-		failures+=("$name")
-		echo "FAIL: $name ($((SECONDS - start)) s)"
-	fi
-}
-
 # The captured TAP must satisfy two real consumers.
 consumers()
 {
@@ -36,7 +16,7 @@ consumers()
 }
 
 # A developer's path on this host's kernel, which cannot load modules: the
-# module-free tests pass, the module-backed ones skip with a reason.
+# module-free tests pass, every module-backed one skips with a reason.
 host_kselftest()
 {
 	local log=$BUILD/host-kselftest.log
@@ -45,9 +25,20 @@ host_kselftest()
 	cat "$log"
 	grep -q "^ok 1 selftests: sched_state: sched_state_test$" "$log" &&
 	grep -q "^ok 2 selftests: sched_state: sched_state.sh # SKIP$" "$log" &&
-	[ "$(grep -c "^# ok [0-9]* child\." "$log")" -eq 3 ] &&
-	[ "$(grep -c "^# ok [0-9]* # SKIP kthread\..*: " "$log")" -eq 12 ] &&
+	[ "$(grep -c "^# ok [0-9]* child\.proc\." "$log")" -eq 5 ] &&
+	[ "$(grep "^# ok [0-9]* " "$log" | grep -vc "^# ok [0-9]* child\.proc\.\|^# ok [0-9]* # SKIP [a-z_.]*: .")" -eq 0 ] &&
 	! grep -q "not ok" "$log"
+}
+
+# The README lists every fault of faults.txt.
+readme_faults()
+{
+	local f missing=0
+
+	for f in $(awk '!/^#/ && NF { print $1 }' "$TOP/tools/testing/selftests/sched_state/faults.txt"); do
+		grep -q "^| \`$f\` |" "$TOP/README.md" || { echo "README.md lacks fault $f"; missing=1; }
+	done
+	return $missing
 }
 
 # Not root: the harness skips as a whole, with its reason.
@@ -64,15 +55,16 @@ non_root_skips()
 
 gate "deps and tree" bash -c '"$0"/deps.sh && "$0"/prepare-tree.sh' "$TOP/scripts"
 gate "checkpatch --strict" "$TOP/scripts/checkpatch.sh"
+gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
+	"$TOP/scripts/static.sh"
+gate "README lists every fault" readme_faults
 for k in generic rt; do
 	gate "VM run on the $k kernel" env KERNEL=$k "$TOP/scripts/run.sh"
 	gate "TAP consumers on the $k run (prove, kunit.py parse)" consumers $k
+	gate "fault injection on the $k kernel (every guarding check fails)" \
+		env KERNEL=$k "$TOP/scripts/faults.sh"
 done
 gate "make kselftest on the host kernel" host_kselftest
 gate "harness as non-root exits 4" non_root_skips
 
-for f in "${failures[@]}"; do
-	echo "failed: $f"
-done
-echo "check: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+gates check

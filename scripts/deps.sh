@@ -11,6 +11,8 @@ pkgs=(
 	rsync				# lib.mk's install rule
 	bc bison flex libelf-dev libssl-dev	# configuring the tree
 	file gcc make perl python3 xz-utils
+	sparse clang coccinelle ocaml		# the static gates
+	gnuplot-nox				# compare.py's plots
 )
 
 missing=()

@@ -28,6 +28,39 @@ die()
 	exit 2
 }
 
+# gate NAME CMD...: run one check, say PASS or FAIL with its time, and count
+# it; "gates WHAT" closes with the counts and fails if any gate failed.
+passed=0
+failed=0
+failures=()
+
+gate()
+{
+	local name=$1 start=$SECONDS
+
+	shift
+	say "${0##*/}: $name"
+	if "$@"; then
+		passed=$((passed + 1))
+		echo "PASS: $name ($((SECONDS - start)) s)"
+	else
+		failed=$((failed + 1))
+		failures+=("$name")
+		echo "FAIL: $name ($((SECONDS - start)) s)"
+	fi
+}
+
+gates()
+{
+	local f
+
+	for f in "${failures[@]}"; do
+		echo "failed: $f"
+	done
+	echo "$1: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
 # The kernel release an image was built as, from the image's own header.
 image_release()
 {
