@@ -21,11 +21,25 @@
  *                            "<rounds run> <wakeups lost>"
  *   rtlock                   PREEMPT_RT only: reply "<__state after taking a
  *                            contended spinlock_t> <woke> <was in RTLOCK_WAIT>"
+ *   bench <calls> <repeats> <cpu|all>
+ *                            the set_current_state() latency benchmark: a
+ *                            kthread bound to <cpu>, or to each online CPU in
+ *                            turn, times <calls> (1..1000000000) calls of each
+ *                            variant, the variants taking turns <repeats>
+ *                            (1..100) times; reply one line per CPU and
+ *                            variant: "<cpu> <variant> <ns>..." with the
+ *                            elapsed ns of each repeat.  Variants:
+ *                            set_task_state_ptr, set_current_state,
+ *                            __set_current_state, smp_store_release,
+ *                            write_once_mb, empty_loop.  A fatal signal ends
+ *                            it.
  *
  * A malformed request, an unknown verb or state, or a number out of range
  * fails the write with -EINVAL (-ERANGE on overflow); a pid that does not
  * exist, or that wake and stop do not own, -ESRCH; a state or verb this
- * kernel or machine cannot do, -EOPNOTSUPP.
+ * kernel or machine cannot do, -EOPNOTSUPP; a bench CPU that is offline (or
+ * goes offline), -ENODEV; a bench whose reply would not fit in the
+ * transaction's page (about 46 repeats for one CPU), -E2BIG.
  */
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H
