@@ -26,7 +26,7 @@ host_kselftest()
 	grep -q "^ok 1 selftests: sched_state: sched_state_test$" "$log" &&
 	grep -q "^ok 2 selftests: sched_state: sched_state.sh # SKIP$" "$log" &&
 	[ "$(grep -c "^# ok [0-9]* child\.proc\." "$log")" -eq 5 ] &&
-	[ "$(grep "^# ok [0-9]* " "$log" | grep -vc "^# ok [0-9]* child\.proc\.\|^# ok [0-9]* # SKIP [a-z_.]*: .")" -eq 0 ] &&
+	[ "$(grep "^# ok [0-9]* " "$log" | grep -vc "^# ok [0-9]* child\.proc\.\|^# ok [0-9]* # SKIP [A-Za-z_.]*: .")" -eq 0 ] &&
 	! grep -q "not ok" "$log"
 }
 
@@ -58,6 +58,7 @@ gate "checkpatch --strict" "$TOP/scripts/checkpatch.sh"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
 	"$TOP/scripts/static.sh"
 gate "README lists every fault" readme_faults
+gate "compare.py statistics self-test" python3 "$TOP/scripts/compare.py" --self-test
 for k in generic rt; do
 	gate "VM run on the $k kernel" env KERNEL=$k "$TOP/scripts/run.sh"
 	gate "TAP consumers on the $k run (prove, kunit.py parse)" consumers $k
