@@ -8,7 +8,9 @@
  * test_sched_state module (see sched_state.h and sched_state.sh) and skip,
  * saying why, without it.
  */
+#ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -951,6 +953,20 @@ static int sysctl_swap(const char *name, const char *value, char *old,
 	return n < 0 ? n : 0;
 }
 
+/* With kernel.hung_task_panic set, the report the test asks for panics. */
+static bool hung_task_panics(void)
+{
+	char buf[16] = "";
+	int fd = open(HUNG_SYSCTL "panic", O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	if (read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = '\0';
+	close(fd);
+	return atoi(buf) != 0;
+}
+
 FIXTURE_SETUP(hung_task)
 {
 	const char *why = unavailable(_metadata, variant->name, true);
@@ -958,6 +974,8 @@ FIXTURE_SETUP(hung_task)
 	self->kmsg = -1;
 	if (!why && access(HUNG_SYSCTL "timeout_secs", W_OK))
 		why = "no hung-task detector (CONFIG_DETECT_HUNG_TASK)";
+	if (!why && hung_task_panics())
+		why = "kernel.hung_task_panic is set: the report would panic";
 	if (why) {
 		self->skip = true;
 		SKIP(return, "%s: %s", test_name(_metadata, variant->name),

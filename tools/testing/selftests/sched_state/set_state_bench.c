@@ -21,7 +21,9 @@
  * 4 (KSFT_SKIP) without root or the module.  A fatal signal stops the
  * kernel's part within one chunk of calls (about 10 ms).
  */
+#ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
