@@ -8,13 +8,15 @@
 #   make check   the whole gate (what CI runs)
 #   make bench   the commit's two benchmarks in QEMU, generic vs rt (QUICK=1)
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
+#   make patches the overlay as a git format-patch series in build/patches/
+#                (CHECK=1: git am, build and checkpatch each patch)
 #
 # Knobs: KERNEL=generic|rt, KSRC=, KDIR=, KIMAGE=, BUILD= (see scripts/lib.sh)
 
 # KERNEL, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
 # or the environment; exporting them here would export them empty when unset.
 
-.PHONY: help deps tree build run check checkpatch bench bench-host clean
+.PHONY: help deps tree build run check checkpatch bench bench-host patches clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -45,6 +47,9 @@ bench: tree
 
 bench-host: tree
 	@scripts/bench-host.sh
+
+patches: deps
+	@scripts/patches.sh $(if $(CHECK),--check)
 
 clean:
 	rm -rf build

@@ -30,6 +30,20 @@ host_kselftest()
 	! grep -q "not ok" "$log"
 }
 
+# get_maintainer.pl sends the new files to the scheduler maintainers.
+maintainers()
+{
+	local f out
+
+	for f in tools/testing/selftests/sched_state/sched_state_test.c \
+		 Documentation/scheduler/sched-state.rst; do
+		out=$(cd "$KSRC" && perl scripts/get_maintainer.pl -f "$f")
+		echo "$f:"
+		echo "$out" | sed 's/^/  /'
+		grep -q "(maintainer:SCHEDULER)" <<<"$out" || return 1
+	done
+}
+
 # The README lists every fault of faults.txt.
 readme_faults()
 {
@@ -59,6 +73,9 @@ gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)"
 	"$TOP/scripts/static.sh"
 gate "README lists every fault" readme_faults
 gate "compare.py statistics self-test" python3 "$TOP/scripts/compare.py" --self-test
+gate "docs build adds no warning" "$TOP/scripts/docs.sh"
+gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
+gate "patch series: git am, builds and checkpatch at every step" "$TOP/scripts/patches.sh" --check
 for k in generic rt; do
 	gate "VM run on the $k kernel" env KERNEL=$k "$TOP/scripts/run.sh"
 	gate "TAP consumers on the $k run (prove, kunit.py parse)" consumers $k

@@ -12,6 +12,8 @@ pkgs=(
 	bc bison flex libelf-dev libssl-dev	# configuring the tree
 	file gcc make perl python3 xz-utils
 	sparse clang coccinelle ocaml		# the static gates
+	python3-sphinx python3-sphinx-rtd-theme	# the docs build
+	git					# make patches
 	gnuplot-nox				# compare.py's plots
 )
 

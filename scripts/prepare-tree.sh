@@ -18,7 +18,7 @@ rm -rf "$SELFTESTS/sched_state"
 (cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation) |
 	rsync -a --files-from=- "$TOP/" "$KSRC/"
 
-for p in "$TOP"/patches/*.patch; do
+for p in "$TOP"/patches/*.patch "$TOP"/MAINTAINERS.patch; do
 	if patch -d "$KSRC" -p1 -R -s -f --dry-run <"$p" >/dev/null; then
 		continue	# already applied
 	fi
