@@ -439,8 +439,11 @@ static int cmd_sleep(char **argv, char *reply, size_t len)
  * the condition and wakes it.  This is the store-buffering shape of
  * tools/memory-model SB+fencembonceonces: with set_current_state()'s barrier
  * ("mb") no wakeup may be lost; __set_current_state() ("nomb") allows it.
- * A sleeper that sleeps out RACE_BOUND although the waker woke it well before
- * lost its wakeup.  Reply the rounds run and the wakeups lost.
+ * A wakeup is lost when wake_up_process() found the sleeper still running
+ * (returned 0) and the sleeper then slept out RACE_BOUND all the same, the
+ * wakeup long past.  A sleeper that merely ran late, its vCPU starved by the
+ * host, was woken (1) and does not count.  Reply the rounds run and the
+ * wakeups lost.
  */
 #define RACE_BOUND	msecs_to_jiffies(100)
 #define RACE_MAX_LOST	10
@@ -452,6 +455,7 @@ struct race {
 	int ready;		/* the round the sleeper waits in */
 	int cond;		/* the round the waker has signalled */
 	int woken_round;	/* the last round whose wakeup has returned */
+	int woke;		/* what wake_up_process() returned then */
 	u64 woken_ns;		/* and when it returned */
 	struct completion finished;
 };
@@ -476,7 +480,7 @@ static bool race_wait_round(struct race *r, int round)
 			if (READ_ONCE(r->cond) >= round)
 				return true;
 			/* stands for the code real callers have in between */
-			ndelay(get_random_u32_below(5000));
+			ndelay(get_random_u32_below(20000));
 			set_current_state(TASK_UNINTERRUPTIBLE);
 		} else {
 			if (r->barrier)
@@ -491,6 +495,7 @@ static bool race_wait_round(struct race *r, int round)
 			return false;
 		/* pairs with the waker's release: woken_ns is that round's */
 		if (!left && smp_load_acquire(&r->woken_round) >= round &&
+		    !READ_ONCE(r->woke) &&
 		    ktime_get_ns() - READ_ONCE(r->woken_ns) >
 		    jiffies_to_nsecs(RACE_BOUND) / 2) {
 			r->lost++;
@@ -537,9 +542,9 @@ static int race_waker_fn(void *data)
 		/* sweep the wakeup across the sleeper's window */
 		ndelay(get_random_u32_below(2000));
 		WRITE_ONCE(r->cond, round);
-		wake_up_process(r->sleeper);
+		WRITE_ONCE(r->woke, wake_up_process(r->sleeper));
 		WRITE_ONCE(r->woken_ns, ktime_get_ns());
-		/* publish woken_ns with its round: see race_wait_round() */
+		/* publish woke and woken_ns with the round: race_wait_round() */
 		smp_store_release(&r->woken_round, round);
 	}
 	race_wait_for_stop();
