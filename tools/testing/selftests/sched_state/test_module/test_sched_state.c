@@ -385,6 +385,9 @@ static int cmd_sleep(char **argv, char *reply, size_t len)
 	int ms, ret;
 
 	ret = parse_state(argv[1], &i);
+	/* only a kthread can be parked (kthread_park()) */
+	if (!ret && !strcmp(states[i].name, "parked"))
+		ret = -EINVAL;
 	if (!ret)
 		ret = parse_int(argv[2], 0, MAX_SLEEP_MS, &ms);
 	if (ret)
@@ -556,13 +559,13 @@ static int cmd_race(char **argv, char *reply, size_t len)
 	struct race *r;
 	int rounds, ret;
 
-	if (num_online_cpus() < 2)
-		return -EOPNOTSUPP;
 	ret = parse_int(argv[2], 1, MAX_ROUNDS, &rounds);
 	if (ret)
 		return ret;
 	if (strcmp(argv[1], "mb") && strcmp(argv[1], "nomb"))
 		return -EINVAL;
+	if (num_online_cpus() < 2)
+		return -EOPNOTSUPP;
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
@@ -941,7 +944,7 @@ static int split_request(char *buf, size_t len, char **argv)
 		if (!*word)
 			return -EINVAL;
 		for (c = word; *c; c++)
-			if (!isgraph(*c))
+			if (!isascii(*c) || !isgraph(*c))
 				return -EINVAL;
 		if (argc == MAX_ARGS)
 			return faulty(FAULT_LAX_PARSING) ? argc : -EINVAL;
