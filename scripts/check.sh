@@ -81,6 +81,8 @@ for k in generic rt; do
 	gate "TAP consumers on the $k run (prove, kunit.py parse)" consumers $k
 	gate "fault injection on the $k kernel (every guarding check fails)" \
 		env KERNEL=$k "$TOP/scripts/faults.sh"
+	gate "hostile input and lifecycle on the $k kernel" \
+		env KERNEL=$k "$TOP/scripts/stress.sh"
 done
 gate "make kselftest on the host kernel" host_kselftest
 gate "harness as non-root exits 4" non_root_skips

@@ -104,7 +104,7 @@ commit()
 
 # --- what the series is made of ---------------------------------------------
 # The files of patches 1, 2 and 4 (2 also changes four of 1's).
-P1_FILES="config settings faults.txt sched_state.sh sched_state_test.c test_module/Makefile"
+P1_FILES="config settings faults.txt sched_state.sh sched_state_test.c test_module/Makefile sched_state_fuzz.c sched_state_lifecycle.sh"
 P2_FILES=".gitignore Makefile sched_state.h test_module/test_sched_state.c set_state_bench.c unlink_bench.c"
 
 # stage: copy each overlay file of the series into $SRC, from HEAD if HEAD
@@ -178,7 +178,7 @@ def rw(name, fn):
 
 
 rw("Makefile", lambda t: once(once(
-    t, "TEST_GEN_PROGS_EXTENDED := unlink_bench set_state_bench\n", "",
+    t, "TEST_GEN_PROGS_EXTENDED += unlink_bench set_state_bench\n", "",
     "Makefile programs"), "LDLIBS += -lpthread -lm\n", "", "Makefile libs"))
 rw(".gitignore", lambda t: once(once(
     t, "unlink_bench\n", "", ".gitignore unlink_bench"),
@@ -221,7 +221,12 @@ Add tools/testing/selftests/sched_state/:
   debugfs file (its protocol is in sched_state.h), which puts kthreads
   or the caller to sleep in a named state and reads raw state bits;
 - sched_state.sh, which loads the module, runs the harness and always
-  unloads it; it skips (4) without root, modules, debugfs or the module.
+  unloads it; it skips (4) without root, modules, debugfs or the module;
+- sched_state_fuzz and sched_state_lifecycle.sh, not run by default:
+  10,000 hostile inputs per debugfs file, each expected to fail with the
+  errno a model of the parser predicts; 100 load/unload cycles with
+  sleepers, rmmod refused while a request is in flight, 50 clients
+  SIGKILLed at random points, parallel writers.
 
 The module's fault= parameter breaks one semantic on purpose, and
 faults.txt lists the checks each fault must turn into failures, so that

@@ -1,0 +1,315 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lifecycle of test_sched_state under abuse: load/unload cycles while its
+# kthreads sleep, rmmod while a request is in flight, clients SIGKILLed at
+# random points, many parallel writers.  After each, the module must unload
+# and leave no sched_state/ kthread behind.  It loads and unloads the module
+# itself (found as sched_state.sh finds it), unloading an idle one first.
+# Not run by run_kselftest.sh (TEST_PROGS_EXTENDED): run it from the
+# installed directory, cd sched_state && ./sched_state_lifecycle.sh
+#
+# Knobs: SCHED_STATE_CYCLES (100), SCHED_STATE_KILLS (50),
+# SCHED_STATE_WRITERS (16), SCHED_STATE_WRITE_SECS (3), SCHED_STATE_SEED.
+
+ksft_skip=4
+MOD=test_sched_state
+DIR=$(dirname "$(readlink -f "$0")")
+CYCLES=${SCHED_STATE_CYCLES:-100}
+KILLS=${SCHED_STATE_KILLS:-50}
+WRITERS=${SCHED_STATE_WRITERS:-16}
+WRITE_SECS=${SCHED_STATE_WRITE_SECS:-3}
+SEED=${SCHED_STATE_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
+TMP=
+KO=
+n=0
+failed=0
+
+skip()
+{
+	echo "1..0 # SKIP $*"
+	exit $ksft_skip
+}
+
+result()
+{
+	now=$(date +%s)
+	echo "# took $((now - t0)) s"
+	t0=$now
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n $2"
+	else
+		echo "not ok $n $2"
+		failed=$((failed + 1))
+	fi
+}
+
+loaded()
+{
+	grep -q "^$MOD " /proc/modules
+}
+
+load()
+{
+	if [ -n "$KO" ]; then
+		insmod "$KO"
+	else
+		modprobe -q "$MOD"
+	fi
+}
+
+# find the module as sched_state.sh does: beside us, or by modprobe
+find_module()
+{
+	for ko in "$DIR/test_module/$MOD.ko" "$DIR/$MOD.ko"; do
+		if [ -f "$ko" ]; then
+			KO=$ko
+			return 0
+		fi
+	done
+	command -v modprobe >/dev/null && modprobe -q -n "$MOD"
+}
+
+# kthreads: how many sched_state/ kthreads exist
+kthreads()
+{
+	cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^sched_state/'
+}
+
+# dtasks: "pid comm" of every task in D but the module's own kthreads
+dtasks()
+{
+	for s in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$s" || continue
+		comm=${line#*(}
+		comm=${comm%)*}
+		state=${line##*) }
+		state=${state%% *}
+		case $comm in sched_state/*) continue ;; esac
+		[ "$state" = D ] && echo "${line%% *} $comm"
+	done
+}
+
+# rand N: a number in 0..N-1 from the seeded stream
+rand()
+{
+	SEED=$(((SEED * 1103515245 + 12345) % 2147483648))
+	echo $((SEED / 65536 % $1))
+}
+
+# unload_clean WHAT: rmmod must succeed and leave no kthread
+unload_clean()
+{
+	if ! rmmod "$MOD" 2>"$TMP/rmmod.err"; then
+		echo "# $1: rmmod failed: $(cat "$TMP/rmmod.err")"
+		return 1
+	fi
+	left=$(kthreads)
+	if [ "$left" -ne 0 ]; then
+		echo "# $1: $left sched_state kthreads left after rmmod"
+		return 1
+	fi
+	return 0
+}
+
+cleanup()
+{
+	[ -n "$TMP" ] && rm -rf "$TMP"
+	loaded && rmmod "$MOD" 2>/dev/null
+}
+
+echo "TAP version 13"
+[ "$(id -u)" -eq 0 ] || skip "must be run as root"
+[ -r /proc/modules ] || skip "this kernel has no module support (CONFIG_MODULES)"
+if ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
+		skip "debugfs is not available (CONFIG_DEBUG_FS)"
+fi
+find_module ||
+	skip "$MOD.ko not found beside $0 nor by modprobe (build it with KDIR=<kernel build tree>)"
+if loaded; then
+	rmmod "$MOD" 2>/dev/null || skip "$MOD is loaded and busy; unload it first"
+fi
+TMP=$(mktemp -d) || skip "mktemp -d failed"
+trap cleanup EXIT
+# req REQUEST: one transaction on its own descriptor, the reply in $reply;
+# in a file, for the background clients to source
+cat >"$TMP/lib.sh" <<'EOF'
+CTL=/sys/kernel/debug/sched_state/control
+req()
+{
+	reply=
+	exec 3<>"$CTL" || return 1
+	if ! printf '%s\n' "$1" >&3 2>/dev/null; then
+		exec 3>&-
+		return 1
+	fi
+	read -r reply <&3
+	exec 3>&-
+	return 0
+}
+EOF
+. "$TMP/lib.sh"
+trap 'exit 1' INT TERM
+echo "1..4"
+echo "# seed $SEED (replay: SCHED_STATE_SEED=$SEED)"
+t0=$(date +%s)
+
+# 1. load/unload while module kthreads sleep
+ok=0
+i=0
+while [ $i -lt "$CYCLES" ]; do
+	i=$((i + 1))
+	if ! load; then
+		echo "# cycle $i: load failed"
+		break
+	fi
+	started=0
+	for st in uninterruptible idle killable interruptible; do
+		req "kthread $st" && started=$((started + 1))
+	done
+	[ $((i % 10)) -eq 0 ] && req "kthread parked" && started=$((started + 1))
+	have=$(kthreads)
+	if [ "$have" -ne "$started" ] || [ "$started" -lt 4 ]; then
+		echo "# cycle $i: started $started kthreads, $have running"
+		break
+	fi
+	unload_clean "cycle $i" || break
+	ok=$((ok + 1))
+done
+[ "$ok" -eq "$CYCLES" ] && r=ok || r="not ok"
+result "$r" "load/unload cycles: $ok survived"
+
+# 2. rmmod while a request sleeps in the module
+r="not ok"
+what="no verdict"
+if load; then
+	(req "sleep interruptible 2000"; echo "$reply" >"$TMP/inflight") &
+	client=$!
+	i=0
+	while [ $i -lt 200 ]; do
+		req "state $client" && [ "$reply" = "0x1 0x0" ] && break
+		i=$((i + 1))
+		usleep 10000
+	done
+	echo "# in flight: state $client: $reply, refcnt $(cat /sys/module/$MOD/refcnt)"
+	if rmmod "$MOD" 2>"$TMP/rmmod.err"; then
+		what="rmmod succeeded with a request in flight"
+	elif ! loaded; then
+		what="rmmod failed, yet the module is gone"
+	else
+		err=$(cat "$TMP/rmmod.err")
+		echo "# refused: $err"
+		case $err in
+		*"temporarily unavailable"*) errno=EWOULDBLOCK ;;
+		*busy*) errno=EBUSY ;;
+		*"in use"*) errno="in use" ;;
+		*) errno="'$err'" ;;
+		esac
+		wait $client
+		echo "# the request completed: $(cat "$TMP/inflight")"
+		if ! grep -q '^timeout 0x0$' "$TMP/inflight"; then
+			what="$errno, but the request ended '$(cat "$TMP/inflight")'"
+		elif unload_clean "in flight"; then
+			r=ok
+			what="$errno (in use), then unloaded"
+		else
+			what="$errno, then the unload failed"
+		fi
+	fi
+	wait
+else
+	what="load failed"
+fi
+result "$r" "rmmod with a request in flight: $what"
+loaded && rmmod "$MOD" 2>/dev/null
+
+# 3. clients SIGKILLed at random points
+r="not ok"
+survived=0
+if load; then
+	i=0
+	while [ $i -lt "$KILLS" ]; do
+		i=$((i + 1))
+		if [ $((i % 3)) -eq 0 ] && [ -x "$DIR/sched_state_test" ]; then
+			# not hung_task, load, race: they change sysctls or run long
+			SCHED_STATE_TESTS="child.* kthread.* sleep.*" \
+				setsid "$DIR/sched_state_test" >/dev/null 2>&1 &
+		else
+			# shellcheck disable=SC2016
+			setsid sh -c '
+				. "$0"
+				while :; do
+					req "kthread uninterruptible"; p=$reply
+					req "state $p"
+					req "sleep uninterruptible 100"
+					req "sleep killable 1000"
+					req "wake $p"
+					req "stop $p"
+				done' "$TMP/lib.sh" >/dev/null 2>&1 &
+		fi
+		client=$!
+		usleep $((10000 + $(rand 400) * 1000))
+		kill -KILL -"$client" 2>/dev/null
+		wait "$client" 2>/dev/null
+		survived=$((survived + 1))
+	done
+	# a killed task in the module's D sleep dies when the sleep ends
+	i=0
+	while [ $i -lt 50 ] && [ -n "$(dtasks)" ]; do
+		i=$((i + 1))
+		usleep 100000
+	done
+	d=$(dtasks)
+	nd=0
+	[ -n "$d" ] && nd=$(echo "$d" | wc -l)
+	[ -n "$d" ] && echo "$d" | sed 's/^/# in D: /'
+	echo "# module kthreads before unload: $(kthreads)"
+	if unload_clean "after kills"; then
+		left=0
+		[ "$nd" -eq 0 ] && r=ok
+	else
+		left=$(kthreads)
+	fi
+fi
+result "$r" "SIGKILL at random points: $survived survived, ${nd:-?} D tasks,\
+ ${left:-?} leaked kthreads"
+
+# 4. many parallel openers and writers
+r="not ok"
+total=0
+bad=0
+if load; then
+	rm -f "$TMP/stop"
+	i=0
+	while [ $i -lt "$WRITERS" ]; do
+		i=$((i + 1))
+		# shellcheck disable=SC2016
+		sh -c '
+			. "$0"
+			ok=0 bad=0
+			until [ -e "$1/stop" ]; do
+				case $(($ok % 4)) in
+				0) req "state $$" ;;
+				1) req "sleep idle 1" ;;
+				2) exec 3<>"$CTL"; exec 3>&-; true ;;
+				*) req "kthread idle" && p=$reply && req "stop $p" ;;
+				esac && ok=$((ok + 1)) || bad=$((bad + 1))
+			done
+			echo "$ok $bad" >"$1/writer.$2"' "$TMP/lib.sh" "$TMP" $i &
+	done
+	sleep "$WRITE_SECS"
+	touch "$TMP/stop"
+	wait
+	for f in "$TMP"/writer.*; do
+		read -r ok b <"$f"
+		total=$((total + ok))
+		bad=$((bad + b))
+	done
+	echo "# $WRITERS writers for $WRITE_SECS s: $total requests, $bad failed"
+	unload_clean "after writers" && [ "$bad" -eq 0 ] && [ "$total" -gt 0 ] && r=ok
+fi
+result "$r" "parallel writers: $total requests"
+
+[ "$failed" -eq 0 ]
