@@ -84,6 +84,8 @@ for k in generic rt; do
 	gate "hostile input and lifecycle on the $k kernel" \
 		env KERNEL=$k "$TOP/scripts/stress.sh"
 done
+gate "debug kernel (lockdep, KASAN, kmemleak): the suite, then kmemleak scans" \
+	"$TOP/scripts/debug-run.sh"
 gate "make kselftest on the host kernel" host_kselftest
 gate "harness as non-root exits 4" non_root_skips
 

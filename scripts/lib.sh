@@ -4,7 +4,9 @@
 # Knobs (environment or make variables):
 #   KSRC    kernel source tree to build in   (default: Debian's linux-source-6.1,
 #           extracted once under $BUILD)
-#   KERNEL  generic | rt                     (default: generic)
+#   KERNEL  generic | rt | debug             (default: generic; debug: the
+#           lockdep/KASAN/kmemleak kernel scripts/debug-kernel.sh builds
+#           from KSRC into DEBUG_KERNEL_CACHE, once)
 #   KIMAGE  kernel image to boot             (default: Debian's image for KERNEL)
 #   KDIR    kernel build tree for the module (default: the headers of KIMAGE)
 #   BUILD   where everything generated goes  (default: ./build)
@@ -80,7 +82,15 @@ pick_kernel()
 		generic) KIMAGE=$(ls -v /boot/vmlinuz-*-amd64 2>/dev/null |
 				  grep -Ev -- '-(rt|cloud)-amd64$' | tail -n 1) ;;
 		rt) KIMAGE=$(ls -v /boot/vmlinuz-*-rt-amd64 2>/dev/null | tail -n 1) ;;
-		*) die "KERNEL=$KERNEL: expected generic or rt" ;;
+		debug)
+			# builds it the first time (minutes), then prints the cached tree
+			local dk
+			dk=$("$TOP/scripts/debug-kernel.sh") ||
+				die "building the debug kernel failed (scripts/debug-kernel.sh)"
+			KIMAGE=$dk/arch/x86/boot/bzImage
+			KDIR=${KDIR:-$dk}
+			;;
+		*) die "KERNEL=$KERNEL: expected generic, rt or debug" ;;
 		esac
 		[ -n "$KIMAGE" ] || die "no Debian $KERNEL kernel in /boot: run 'make deps'"
 	fi

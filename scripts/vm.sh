@@ -214,7 +214,8 @@ mkdmesg() {
 # asked for.  The hung_task test writes "sched_state: hung_task window begin
 # pid=N" and "... end pid=N" around a thread it expects the detector to see,
 # and judges the report itself; a report about any other task, or outside
-# its window, still counts, and so does everything else.
+# its window, still counts, and so does everything else.  A lockdep
+# kernel's list of held locks right after an accepted report belongs to it.
 unexpected() {
 	awk '
 	/sched_state: hung_task window begin pid=/ { sub(/.*pid=/, ""); open[$0 + 0]; next }
@@ -225,8 +226,13 @@ unexpected() {
 		sub(/.*:/, "", pid)
 		if ((pid + 0) in open) { inreport = 1; accepted++; next }
 	}
-	inreport { if (/<\/TASK>/) inreport = 0; next }
-	{ print NR ":" $0 }
+	inreport { if (/<\/TASK>/) { inreport = 0; after = 1 } next }
+	# with lockdep the detector then dumps every lock held (ending in a
+	# row of "="): part of the accepted report
+	after && /Showing all locks held in the system:/ { inlocks = 1; next }
+	inlocks { if (/====================/) inlocks = after = 0; next }
+	after && /^\[ *[0-9.]+\] *$/ { next }
+	{ after = 0; print NR ":" $0 }
 	END { printf "%d\n", accepted > "/dev/stderr" }
 	' "$OUT/dmesg.log"
 }
