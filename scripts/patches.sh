@@ -104,7 +104,7 @@ commit()
 
 # --- what the series is made of ---------------------------------------------
 # The files of patches 1, 2 and 4 (2 also changes four of 1's).
-P1_FILES="config settings faults.txt sched_state.sh sched_state_test.c test_module/Makefile sched_state_fuzz.c sched_state_lifecycle.sh"
+P1_FILES="config settings faults.txt sched_state.sh sched_state_user.h sched_state_test.c test_module/Makefile sched_state_fuzz.c sched_state_lifecycle.sh"
 P2_FILES=".gitignore Makefile sched_state.h test_module/test_sched_state.c set_state_bench.c unlink_bench.c"
 
 # stage: copy each overlay file of the series into $SRC, from HEAD if HEAD

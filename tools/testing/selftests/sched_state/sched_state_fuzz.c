@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
-#include "sched_state.h"
+#include "sched_state_user.h"
 
 #define DEFAULT_INPUTS	10000
 #define HUGE_INPUT	9000		/* past a page */
@@ -683,35 +683,14 @@ static int count_kthreads(void)
 	return n;
 }
 
-/* One request on its own descriptor; reply in @reply; 0 or -errno. */
-static int request(const char *req, char *reply, size_t len)
-{
-	int fd, ret = 0;
-	ssize_t n;
-
-	fd = open(SCHED_STATE_CONTROL, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, req, strlen(req)) < 0) {
-		ret = -errno;
-	} else {
-		n = read(fd, reply, len - 1);
-		if (n < 0)
-			ret = -errno;
-		else
-			reply[n] = '\0';
-	}
-	close(fd);
-	return ret;
-}
-
 static bool sanity(void)
 {
 	char req[SCHED_STATE_MAX_REQUEST], reply[64];
 	int pid, ret, i;
 	bool ok;
 
-	ret = request("kthread interruptible\n", reply, sizeof(reply));
+	ret = sched_state_request("kthread interruptible\n", reply,
+				  sizeof(reply));
 	pid = ret ? 0 : strtol(reply, NULL, 10);
 	if (pid <= 0) {
 		ksft_print_msg("kthread interruptible: %s\n", strerror(-ret));
@@ -719,7 +698,7 @@ static bool sanity(void)
 	}
 	snprintf(req, sizeof(req), "state %d\n", pid);
 	for (i = 0; i < 200; i++) {
-		ret = request(req, reply, sizeof(reply));
+		ret = sched_state_request(req, reply, sizeof(reply));
 		if (ret || !strcmp(reply, "0x1 0x0\n"))
 			break;
 		usleep(10000);
@@ -729,7 +708,7 @@ static bool sanity(void)
 			       ret ? strerror(-ret) : reply);
 	ok = !ret && !strcmp(reply, "0x1 0x0\n");
 	snprintf(req, sizeof(req), "stop %d\n", pid);
-	ret = request(req, reply, sizeof(reply));
+	ret = sched_state_request(req, reply, sizeof(reply));
 	if (ret || strcmp(reply, "0\n")) {
 		ksft_print_msg("stop %d: %s\n", pid, ret ? strerror(-ret) : reply);
 		return false;

@@ -28,7 +28,7 @@
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
-#include "sched_state.h"
+#include "sched_state_user.h"
 
 /* How long a task may take to reach the state a test waits for. */
 #define SETTLE_MS	5000
@@ -143,27 +143,11 @@ static int control(char *reply, size_t len, const char *fmt, ...)
 {
 	char req[SCHED_STATE_MAX_REQUEST + 16];
 	va_list ap;
-	ssize_t n;
-	int fd, ret = 0;
 
 	va_start(ap, fmt);
 	vsnprintf(req, sizeof(req), fmt, ap);
 	va_end(ap);
-
-	fd = open(SCHED_STATE_CONTROL, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, req, strlen(req)) < 0) {
-		ret = -errno;
-	} else if (reply) {
-		n = read(fd, reply, len - 1);
-		if (n < 0)
-			ret = -errno;
-		else
-			reply[n] = '\0';
-	}
-	close(fd);
-	return ret;
+	return sched_state_request(req, reply, len);
 }
 
 /* The module's view of a task: __state and exit_state. */

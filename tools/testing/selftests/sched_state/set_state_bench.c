@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
-#include "sched_state.h"
+#include "sched_state_user.h"
 
 #define DEFAULT_CALLS	65000000
 #define DEFAULT_REPEATS	5
@@ -214,32 +214,18 @@ static int bench_once(int c, int n, unsigned long long res[NR_VARIANTS])
 	bool seen[NR_VARIANTS] = { false };
 	char name[64];
 	unsigned int v;
-	int fd, cpu, ret = 0;
-	ssize_t len;
+	int cpu, ret = 0;
 
 	reply = malloc(REPLY_LEN);
 	if (!reply)
 		return -ENOMEM;
 	snprintf(req, sizeof(req), "bench %d 1 %d\n", n, cpus[c]);
-	fd = open(SCHED_STATE_CONTROL, O_RDWR);
-	if (fd < 0) {
-		ret = -errno;
-		ksft_print_msg("%s: %s\n", SCHED_STATE_CONTROL, strerror(-ret));
-		goto out;
-	}
-	if (write(fd, req, strlen(req)) < 0) {
-		ret = -errno;
+	ret = sched_state_request(req, reply, REPLY_LEN);
+	if (ret) {
 		ksft_print_msg("request \"bench %d 1 %d\": %s\n", n, cpus[c],
 			       strerror(-ret));
-		goto out_close;
+		goto out;
 	}
-	len = read(fd, reply, REPLY_LEN - 1);
-	if (len < 0) {
-		ret = -errno;
-		ksft_print_msg("reading the reply: %s\n", strerror(-ret));
-		goto out_close;
-	}
-	reply[len] = '\0';
 
 	for (line = strtok_r(reply, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -258,15 +244,13 @@ static int bench_once(int c, int n, unsigned long long res[NR_VARIANTS])
 		if (!seen[v]) {
 			ksft_print_msg("reply without %s\n", variants[v].name);
 			ret = -EPROTO;
-			goto out_close;
+			goto out;
 		}
 	}
-	goto out_close;
+	goto out;
 bad:
 	ksft_print_msg("unexpected reply line \"%s\"\n", line);
 	ret = -EPROTO;
-out_close:
-	close(fd);
 out:
 	free(reply);
 	return ret;
