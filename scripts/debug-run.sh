@@ -1,19 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The suite on the debug kernel (lockdep, KASAN, kmemleak, hung-task
-# detector, debugobjects), then an explicit kmemleak scan, in one boot.
+# The debug kernel (lockdep, KASAN, kmemleak, hung-task detector,
+# debugobjects), in one boot: the suite, then the hostile-input and lifecycle
+# programs as scripts/stress.sh runs them, then an explicit kmemleak scan.
 # Builds the kernel first unless scripts/debug-kernel.sh has it cached.
 # Fails on anything vm.sh fails on (a failed test, a timeout, any kernel
-# report in dmesg, kmemleak's "suspected memory leaks" included) and on any
-# leaked object whose backtrace names test_sched_state.
+# report in dmesg, kmemleak's "suspected memory leaks" included), on a
+# missing fuzz or lifecycle result, and on any leaked object.
 #
 # env: DEBUG_TIMEOUT  seconds for the boot (default 1800: TCG + KASAN + lockdep)
+#      STRESS_SEED, STRESS_INPUTS as for scripts/stress.sh
 #      DEBUG_KERNEL_CACHE, KSRC, BUILD as for scripts/debug-kernel.sh
 . "$(dirname "$0")/lib.sh"
 
 export KERNEL=debug
 unset KIMAGE
 timeout=${DEBUG_TIMEOUT:-1800}
+seed=${STRESS_SEED:-}
+inputs=${STRESS_INPUTS:-10000}
+[[ -z $seed || $seed =~ ^[0-9]+$ ]] || die "STRESS_SEED=$seed: not a number"
+[[ $inputs =~ ^[0-9]+$ ]] || die "STRESS_INPUTS=$inputs: not a number"
 out=$BUILD/debug
 mkdir -p "$out"
 
@@ -31,6 +37,7 @@ fi
 # seen unreferenced by a scan: wait, scan twice, then print the report as
 # TAP comments between markers.
 guest_cmd='./run_kselftest.sh -c sched_state; rc=$?
+'$(stress_guest "$inputs" "$seed")'
 k=/sys/kernel/debug/kmemleak
 if [ -w $k ]; then
 	sleep 5
@@ -72,18 +79,21 @@ grep -q '^# KMEMLEAK_END' "$tap" 2>/dev/null || kmemleak_ok=
 
 echo "== debug kernel run"
 echo "kernel: $build"
+figures=0
+stress_figures "$tap" || figures=1
 if [[ $summary =~ boot-to-done\ ([^,]*), ]]; then echo "boot-to-done: ${BASH_REMATCH[1]}"; fi
 if [[ $summary =~ tests:\ ([^\;]*)\; ]]; then echo "tests: ${BASH_REMATCH[1]}"; fi
 if [[ $summary =~ dmesg\ reports:\ ([0-9]+) ]]; then echo "kernel reports: ${BASH_REMATCH[1]}"; fi
 if [[ -n $kmemleak_ok ]]; then
-	echo "leaked objects: $modleaks (kmemleak reported $allleaks in all; list: $out/kmemleak.objects)"
+	echo "leaked objects: $allleaks ($modleaks of them name test_sched_state; list: $out/kmemleak.objects)"
 	sed 's/^/  /' "$out/kmemleak.objects"
 else
 	echo "leaked objects: unknown (the kmemleak scan did not complete; see $tap)"
 fi
 echo "whole run: $((SECONDS - start)) s; files: $out/debug-run.log $out/vm/"
 
-((vrc == 0)) || die "the suite on the debug kernel failed (vm.sh/run.sh exit $vrc)"
+((vrc == 0)) || die "the run on the debug kernel failed (vm.sh/run.sh exit $vrc)"
+((figures == 0)) || die "the fuzz's or the lifecycle's results are missing (above)"
 [[ -n $kmemleak_ok ]] || die "no kmemleak result"
-((modleaks == 0)) || die "kmemleak: $modleaks leaked objects from test_sched_state"
+((allleaks == 0)) || die "kmemleak: $allleaks leaked objects ($modleaks name test_sched_state)"
 echo "debug run: PASS"

@@ -100,3 +100,46 @@ pick_kernel()
 	[ -f "$KDIR/Makefile" ] ||
 		die "KDIR=$KDIR: no kernel build tree for $KVER (Debian: apt-get install linux-headers-$KVER; own kernel: pass KDIR=)"
 }
+
+# stress_guest INPUTS [SEED]: guest shell lines for the hostile-input and
+# lifecycle programs: sched_state_fuzz (INPUTS per file, module loaded), then
+# sched_state_lifecycle.sh, as one TAP block (a plan and two results, each
+# program's own KTAP nested as "# " lines).  SEED, if any, replays both.
+stress_guest()
+{
+	local fuzz="-n $1" seed=${2:-}
+
+	[ -z "$seed" ] || fuzz+=" -s $seed"
+	cat <<EOF
+cd /kselftest/sched_state || exit 1
+echo '# sched_state hostile input and lifecycle'
+p() { while IFS= read -r l || [ -n "\$l" ]; do echo "# \$l"; done; }
+res() { case \$3 in 0) echo "ok \$1 \$2" ;; *) echo "not ok \$1 \$2 # exit \$3" ;; esac; }
+echo '1..2'
+ko=test_module/test_sched_state.ko
+[ -f \$ko ] || ko=test_sched_state.ko
+{
+	insmod \$ko && ./sched_state_fuzz $fuzz; echo \$? >/tmp/rc
+	rmmod test_sched_state || echo 1 >/tmp/rc
+} 2>&1 | p
+res 1 sched_state_fuzz \$(cat /tmp/rc)
+{ ${seed:+SCHED_STATE_SEED=$seed} ./sched_state_lifecycle.sh; echo \$? >/tmp/rc; } 2>&1 | p
+res 2 sched_state_lifecycle \$(cat /tmp/rc)
+EOF
+}
+
+# stress_figures TAP: print the fuzz's and the lifecycle's figures from a
+# run of stress_guest; fail, naming them, if any of their results is missing.
+stress_figures()
+{
+	local f missing=
+
+	sed -n '/^# sched_state hostile input and lifecycle$/,$p' "$1" 2>/dev/null |
+		grep -E '^# (# )?(seed|(not )?ok [0-9]+ )' | sed 's/^# //' || true
+	for f in '^# ok 1 fuzz: ' '^# ok 2 sanity after fuzz' '^# ok 1 load/unload cycles: ' \
+		 '^# ok 2 rmmod with a request in flight: ' '^# ok 3 SIGKILL at random points: ' \
+		 '^# ok 4 parallel writers: '; do
+		grep -qE "$f" "$1" 2>/dev/null || missing+=" '${f#^# }'"
+	done
+	[ -z "$missing" ] || { echo "missing results:$missing"; return 1; }
+}
