@@ -50,6 +50,8 @@ fi
 # kbuild refuses O= when the source tree itself is configured (make tree runs
 # defconfig in it): build from a hard-linked copy made clean with mrproper.
 # Nothing here writes into KSRC, and kbuild never writes into its srctree.
+# The copy leaves out the overlay's directory, where the suite's own builds
+# may be writing meanwhile (make check builds this in the background).
 ksrc=$KSRC
 if [ -e "$KSRC/.config" ] || [ -d "$KSRC/include/config" ]; then
 	skey=$(echo "$src" | sha256sum | cut -c1-16)
@@ -57,9 +59,10 @@ if [ -e "$KSRC/.config" ] || [ -d "$KSRC/include/config" ]; then
 	if [ ! -f "$ksrc/.sched_state-src-done" ]; then
 		say "debug kernel: clean hard-linked copy of $KSRC in $ksrc"
 		rm -rf "$ksrc" "$ksrc.tmp"
-		cp -al "$KSRC" "$ksrc.tmp"
+		mkdir -p "$ksrc.tmp"
+		(cd "$KSRC" && find . -path ./tools/testing/selftests/sched_state -prune -o -print0 |
+			cpio -0pdlm --quiet "$ksrc.tmp")
 		make -s -C "$ksrc.tmp" mrproper
-		rm -rf "$ksrc.tmp/tools/testing/selftests/sched_state"
 		mv "$ksrc.tmp" "$ksrc"
 		touch "$ksrc/.sched_state-src-done"
 	fi
