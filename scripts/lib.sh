@@ -132,14 +132,14 @@ EOF
 # run of stress_guest; fail, naming them, if any of their results is missing.
 stress_figures()
 {
-	local f missing=
+	local f block missing=
 
-	sed -n '/^# sched_state hostile input and lifecycle$/,$p' "$1" 2>/dev/null |
-		grep -E '^# (# )?(seed|(not )?ok [0-9]+ )' | sed 's/^# //' || true
+	block=$(sed -n '/^# sched_state hostile input and lifecycle$/,$p' "$1" 2>/dev/null)
+	grep -E '^# (# )?(seed|(not )?ok [0-9]+ )' <<<"$block" | sed 's/^# //' || true
 	for f in '^# ok 1 fuzz: ' '^# ok 2 sanity after fuzz' '^# ok 1 load/unload cycles: ' \
 		 '^# ok 2 rmmod with a request in flight: ' '^# ok 3 SIGKILL at random points: ' \
 		 '^# ok 4 parallel writers: '; do
-		grep -qE "$f" "$1" 2>/dev/null || missing+=" '${f#^# }'"
+		grep -qE "$f" <<<"$block" || missing+=" '${f#^# }'"
 	done
 	[ -z "$missing" ] || { echo "missing results:$missing"; return 1; }
 }
