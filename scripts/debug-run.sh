@@ -16,10 +16,6 @@
 export KERNEL=debug
 unset KIMAGE
 timeout=${DEBUG_TIMEOUT:-1800}
-seed=${STRESS_SEED:-}
-inputs=${STRESS_INPUTS:-10000}
-[[ -z $seed || $seed =~ ^[0-9]+$ ]] || die "STRESS_SEED=$seed: not a number"
-[[ $inputs =~ ^[0-9]+$ ]] || die "STRESS_INPUTS=$inputs: not a number"
 out=$BUILD/debug
 mkdir -p "$out"
 
@@ -37,7 +33,7 @@ fi
 # seen unreferenced by a scan: wait, scan twice, then print the report as
 # TAP comments between markers.
 guest_cmd='./run_kselftest.sh -c sched_state; rc=$?
-'$(stress_guest "$inputs" "$seed")'
+'$(stress_guest)'
 k=/sys/kernel/debug/kmemleak
 if [ -w $k ]; then
 	sleep 5

@@ -101,15 +101,18 @@ pick_kernel()
 		die "KDIR=$KDIR: no kernel build tree for $KVER (Debian: apt-get install linux-headers-$KVER; own kernel: pass KDIR=)"
 }
 
-# stress_guest INPUTS [SEED]: guest shell lines for the hostile-input and
-# lifecycle programs: sched_state_fuzz (INPUTS per file, module loaded), then
-# sched_state_lifecycle.sh, as one TAP block (a plan and two results, each
-# program's own KTAP nested as "# " lines).  SEED, if any, replays both.
+# stress_guest: guest shell lines for the hostile-input and lifecycle
+# programs: sched_state_fuzz (STRESS_INPUTS per file, default 10000; module
+# loaded), then sched_state_lifecycle.sh, as one TAP block (a plan and two
+# results, each program's own KTAP nested as "# " lines).  STRESS_SEED, if
+# set, replays both.
 stress_guest()
 {
-	local fuzz="-n $1" seed=${2:-}
+	local inputs=${STRESS_INPUTS:-10000} seed=${STRESS_SEED:-} fuzz
 
-	[ -z "$seed" ] || fuzz+=" -s $seed"
+	[[ -z $seed || $seed =~ ^[0-9]+$ ]] || die "STRESS_SEED=$seed: not a number"
+	[[ $inputs =~ ^[0-9]+$ ]] || die "STRESS_INPUTS=$inputs: not a number"
+	fuzz="-n $inputs${seed:+ -s $seed}"
 	cat <<EOF
 cd /kselftest/sched_state || exit 1
 echo '# sched_state hostile input and lifecycle'

@@ -12,16 +12,12 @@
 # Knobs: STRESS_SEED (both programs' seed; default: their own, printed),
 # STRESS_INPUTS (fuzz inputs per file, 10000), STRESS_TIMEOUT (s, 900).
 . "$(dirname "$0")/lib.sh"
+guest="echo 'TAP version 13'
+$(stress_guest)"
 pick_kernel
 
-seed=${STRESS_SEED:-}
-inputs=${STRESS_INPUTS:-10000}
-[[ -z $seed || $seed =~ ^[0-9]+$ ]] || die "STRESS_SEED=$seed: not a number"
-[[ $inputs =~ ^[0-9]+$ ]] || die "STRESS_INPUTS=$inputs: not a number"
 ksft=$("$TOP/scripts/build.sh")
 out=$BUILD/$KNAME/stress
-guest="echo 'TAP version 13'
-$(stress_guest "$inputs" "$seed")"
 
 say "stress on $KNAME ($KIMAGE)"
 start=$SECONDS
