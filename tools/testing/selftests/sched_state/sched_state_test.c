@@ -419,6 +419,23 @@ TEST_F(child, ptrace_stop_is_t)
 	expect_state(_metadata, variant->raw, self->pid, 'S', TASK_INTERRUPTIBLE, 0);
 }
 
+/*
+ * exit_notify() wakes the parent before do_task_dead() sets TASK_DEAD, so
+ * a child its parent has seen exit may still be on its way out, its
+ * __state still TASK_RUNNING.  Wait, up to SETTLE_MS, for it to leave.
+ */
+static void wait_for_exit_path(pid_t pid)
+{
+	unsigned int raw, raw_exit;
+	int ms;
+
+	for (ms = 0; ms < SETTLE_MS; ms++) {
+		if (raw_state(pid, &raw, &raw_exit) || raw != TASK_RUNNING)
+			return;
+		sleep_ms(1);
+	}
+}
+
 /* A child that has exited and is not reaped yet is a zombie. */
 TEST_F(child, unreaped_exit_is_Z)
 {
@@ -434,6 +451,8 @@ TEST_F(child, unreaped_exit_is_Z)
 	/* wait for the exit, but leave the child unreaped */
 	ASSERT_EQ(0, waitid(P_PID, self->pid, &info, WEXITED | WNOWAIT));
 	ASSERT_EQ(self->pid, info.si_pid);
+	if (variant->raw)
+		wait_for_exit_path(self->pid);
 	expect_state(_metadata, variant->raw, self->pid, 'Z', TASK_DEAD,
 		     EXIT_ZOMBIE);
 }
