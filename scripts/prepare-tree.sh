@@ -1,19 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Make KSRC a kernel tree that carries sched_state: extract Debian's source
-# once, lay our files over it, apply our patches, configure and install the
-# uapi headers if the tree has none.
+# Make KSRC a kernel tree that carries sched_state: by default a hard-linked
+# copy of the pristine mainline tree (scripts/mainline.sh), then our files
+# laid over it, our patches applied, a defconfig and the uapi headers if the
+# tree has none.  Files are replaced, never written in place, so the
+# pristine tree stays pristine.
 . "$(dirname "$0")/lib.sh"
 
-if [ ! -f "$KSRC/Makefile" ]; then
-	[ "$KSRC" = "$BUILD/linux-source-6.1" ] || die "KSRC=$KSRC is not a kernel tree"
-	[ -f "$DEBIAN_SRC" ] || die "$DEBIAN_SRC missing: run 'make deps'"
-	say "extracting $DEBIAN_SRC into $BUILD (once)"
-	mkdir -p "$BUILD"
-	tar -C "$BUILD" -xf "$DEBIAN_SRC"
+if [ "$KSRC" = "$KSRC_DEFAULT" ]; then
+	pristine=$("$TOP/scripts/mainline.sh")
+	if [ "$(cat "$KSRC/.sched_state-pristine" 2>/dev/null)" != "$pristine" ]; then
+		say "copying $pristine into $KSRC"
+		rm -rf "$KSRC"
+		mkdir -p "$BUILD"
+		cp -al "$pristine" "$KSRC"
+		echo "$pristine" >"$KSRC/.sched_state-pristine"
+	fi
 fi
+[ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree"
+say "kernel tree: $KSRC ($(make -s -C "$KSRC" kernelversion))"
 
-say "overlaying sched_state onto $KSRC"
 rm -rf "$SELFTESTS/sched_state"
 (cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation) |
 	rsync -a --files-from=- "$TOP/" "$KSRC/"

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Debian's archive through a private apt root per architecture, never the
+# machine's own sources: packages are downloaded and unpacked, not installed.
+#
+#   debian.sh list ARCH REGEX        the package names matching REGEX
+#   debian.sh newest ARCH REGEX      the newest of them
+#   debian.sh unpack ARCH DIR PKG... unpack PKG... (name or name=version) into DIR
+#   debian.sh source PKG DIR         sid's source package PKG, unpacked in DIR
+#   debian.sh version ARCH PKG       the candidate version of PKG
+#   debian.sh depends ARCH PKG REGEX what PKG depends on that matches REGEX
+#
+# The roots live in $CACHE/apt/<arch> and are refreshed once a day.
+. "$(dirname "$0")/lib.sh"
+
+SUITES="bookworm bookworm-updates bookworm-security sid experimental"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# apt_root ARCH: set APT to the options of ARCH's root, updating it if stale
+apt_root()
+{
+	local arch=$1 r=$CACHE/apt/$1 s uri
+
+	APT=(-o Dir::Etc::SourceList="$r/sources.list"
+	     -o Dir::Etc::SourceParts="$r/sources.list.d"
+	     -o Dir::State::Lists="$r/lists" -o Dir::Cache="$r/cache"
+	     -o Dir::State::status="$r/status"
+	     -o APT::Architecture="$arch" -o APT::Architectures::="$arch"
+	     -o Acquire::Languages=none -o APT::Sandbox::User=root)
+	[ -n "$(find "$r/updated" -mmin -1440 2>/dev/null)" ] && return
+	mkdir -p "$r/lists/partial" "$r/cache/archives/partial" "$r/sources.list.d"
+	touch "$r/status"
+	for s in $SUITES; do
+		case $s in
+		*-security) uri=http://deb.debian.org/debian-security ;;
+		*) uri=http://deb.debian.org/debian ;;
+		esac
+		echo "deb [signed-by=$KEYRING] $uri $s main"
+	done >"$r/sources.list"
+	echo "deb-src [signed-by=$KEYRING] http://deb.debian.org/debian sid main" >>"$r/sources.list"
+	say "debian: updating the private apt root for $arch ($r)"
+	apt-get "${APT[@]}" -q update >"$r/update.log" 2>&1 ||
+		{ tail -n 5 "$r/update.log" >&2; die "apt-get update for $arch failed; log: $r/update.log"; }
+	touch "$r/updated"
+}
+
+cmd=${1:-}
+case $cmd in
+list|newest)
+	[ $# -eq 3 ] || die "usage: $0 $cmd ARCH REGEX"
+	apt_root "$2"
+	apt-cache "${APT[@]}" pkgnames | grep -E "^($3)\$" | sort -V |
+		if [ "$cmd" = newest ]; then tail -n 1; else cat; fi
+	;;
+version)
+	[ $# -eq 3 ] || die "usage: $0 version ARCH PKG"
+	apt_root "$2"
+	apt-cache "${APT[@]}" policy "$3" | sed -n 's/^  Candidate: //p' | grep -v '(none)'
+	;;
+depends)
+	[ $# -eq 4 ] || die "usage: $0 depends ARCH PKG REGEX"
+	apt_root "$2"
+	apt-cache "${APT[@]}" depends "$3" | awk '/Depends:/ { print $2 }' |
+		grep -E "^($4)\$" | sort -u
+	;;
+unpack)
+	[ $# -ge 4 ] || die "usage: $0 unpack ARCH DIR PKG..."
+	apt_root "$2"
+	dir=$3
+	shift 3
+	mkdir -p "$dir.debs"
+	(cd "$dir.debs" && apt-get "${APT[@]}" -q download "$@" >download.log 2>&1) ||
+		{ tail -n 5 "$dir.debs/download.log" >&2; die "could not download $*"; }
+	for deb in "$dir.debs"/*.deb; do
+		dpkg-deb -x "$deb" "$dir"
+	done
+	rm -rf "$dir.debs"
+	;;
+source)
+	[ $# -eq 3 ] || die "usage: $0 source PKG DIR"
+	apt_root amd64
+	mkdir -p "$3"
+	(cd "$3" && apt-get "${APT[@]}" -q source --download-only "$2" >download.log 2>&1 &&
+		dpkg-source -x --no-check ./*.dsc src >>download.log 2>&1) ||
+		{ tail -n 5 "$3/download.log" >&2; die "could not fetch the source of $2"; }
+	;;
+*)
+	die "usage: $0 list|newest|version|depends|unpack|source ..."
+	;;
+esac
