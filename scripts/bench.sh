@@ -3,12 +3,12 @@
 # The two benchmarks of commit 642fa448ae under QEMU: boot each kernel, run
 # the in-kernel set_current_state() latency benchmark (set_state_bench with
 # test_sched_state.ko) and will-it-scale unlink1 (unlink_bench) in it, then
-# compare the kernels with scripts/compare.py, generic as the baseline.
+# compare the kernels with scripts/compare.py, the first as the baseline.
 # Each boot's TAP, dmesg and console: $BUILD/<kernel>/bench; the JSON and
 # the plots: $BUILD/bench.  Time in the guest is emulated (TCG): compare
 # ratios within a run, never against hardware.
 #
-# Knobs: BENCH_KERNELS ("generic rt"; with QUICK=1 or KIMAGE= the one kernel
+# Knobs: BENCH_KERNELS ("mainline mainline-rt"; with QUICK=1 or KIMAGE= the one kernel
 # KERNEL names), BENCH_CALLS (65000000), BENCH_REPEATS (5), BENCH_CPU (a CPU
 # or all; default the first online), BENCH_TASKS (unlink1's task counts,
 # default 2..4 x CPUs), BENCH_WARMUP (5), BENCH_SAMPLES (5), BENCH_INTERVAL
@@ -38,7 +38,7 @@ timeout=${BENCH_TIMEOUT:-$((300 + calls * repeats * 6 / 10000000 +
 	4 * ((warmup + samples) * interval / 1000 + 10)))}
 
 # The kernels: BENCH_KERNELS, or the one of "make run" (QUICK=1) or of
-# KIMAGE=, or both of Debian's.
+# KIMAGE=, or mainline and mainline-rt.
 single=
 if [ -n "${BENCH_KERNELS:-}" ]; then
 	kernels=$BENCH_KERNELS
@@ -46,7 +46,7 @@ elif [ "${QUICK:-0}" = 1 ] || [ -n "${KIMAGE:-}" ]; then
 	single=1
 	kernels=$(pick_kernel && echo "$KNAME")
 else
-	kernels="generic rt"
+	kernels="mainline mainline-rt"
 fi
 
 # The guest command: valid TAP, everything but the results as "# " lines,

@@ -3,14 +3,14 @@
 # The debug kernel (lockdep, KASAN, kmemleak, hung-task detector,
 # debugobjects), in one boot: the suite, then the hostile-input and lifecycle
 # programs as scripts/stress.sh runs them, then an explicit kmemleak scan.
-# Builds the kernel first unless scripts/debug-kernel.sh has it cached.
+# Builds the kernel first unless scripts/kernel.sh has it cached.
 # Fails on anything vm.sh fails on (a failed test, a timeout, any kernel
 # report in dmesg, kmemleak's "suspected memory leaks" included), on a
 # missing fuzz or lifecycle result, and on any leaked object.
 #
 # env: DEBUG_TIMEOUT  seconds for the boot (default 1800: TCG + KASAN + lockdep)
 #      STRESS_SEED, STRESS_INPUTS as for scripts/stress.sh
-#      DEBUG_KERNEL_CACHE, KSRC, BUILD as for scripts/debug-kernel.sh
+#      KSRC, BUILD as for scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 export KERNEL=debug
@@ -20,14 +20,8 @@ out=$BUILD/debug
 mkdir -p "$out"
 
 start=$SECONDS
-"$TOP/scripts/debug-kernel.sh" 2> >(tee "$out/debug-kernel.err" >&2) >/dev/null ||
-	die "building the debug kernel failed"
-wait
-if grep -q 'debug kernel: cached in' "$out/debug-kernel.err"; then
-	build="cached ($(sed -n 's/.*cached in [^ ]* (\(.*\))$/\1/p' "$out/debug-kernel.err"))"
-else
-	build=$(sed -n 's/.*debug kernel: \(built in .*\)/\1/p' "$out/debug-kernel.err")
-fi
+dir=$("$TOP/scripts/kernel.sh" debug) || die "building the debug kernel failed"
+build=$(. "$dir/env" && echo "$KVER ($KFROM)")
 
 # kmemleak only reports objects older than 5 s, and an object needs to be
 # seen unreferenced by a scan: wait, scan twice, then print the report as

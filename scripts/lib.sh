@@ -2,21 +2,23 @@
 # The verbs every sched_state script shares.  Sourced, never run.
 #
 # Knobs (environment or make variables):
-#   KSRC    kernel source tree to build in   (default: Debian's linux-source-6.1,
-#           extracted once under $BUILD)
-#   KERNEL  generic | rt | debug             (default: generic; debug: the
-#           lockdep/KASAN/kmemleak kernel scripts/debug-kernel.sh builds
-#           from KSRC into DEBUG_KERNEL_CACHE, once)
-#   KIMAGE  kernel image to boot             (default: Debian's image for KERNEL)
-#   KDIR    kernel build tree for the module (default: the headers of KIMAGE)
+#   MAINLINE  X.Y: the linux-source-X.Y to use (default: the newest in Debian's
+#           archive, sid or experimental; scripts/mainline.sh)
+#   KSRC    kernel source tree to build in   (default: $BUILD/linux, a copy of
+#           that mainline tree with the overlay; one's own tree otherwise)
+#   KERNEL  a name of scripts/kernels.tsv    (default: mainline)
+#   KIMAGE  one's own kernel image to boot   (instead of KERNEL)
+#   KDIR    kernel build tree for the module (default: KERNEL's)
 #   BUILD   where everything generated goes  (default: ./build)
 
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-DEBIAN_SRC=/usr/src/linux-source-6.1.tar.xz
-KSRC=${KSRC:-$BUILD/linux-source-6.1}
+# what outlives a clone: apt roots, unpacked kernels, built kernels
+CACHE=${SCHED_STATE_CACHE:-/var/cache/sched_state}
+KSRC_DEFAULT=$BUILD/linux
+KSRC=${KSRC:-$KSRC_DEFAULT}
 SELFTESTS=$KSRC/tools/testing/selftests
 
 say()
@@ -63,42 +65,58 @@ gates()
 	[ "$failed" -eq 0 ]
 }
 
+# arch_row ARCH: ARCH's line of scripts/arches.tsv
+arch_row()
+{
+	awk -v a="$1" '!/^#/ && $1 == a' "$TOP/scripts/arches.tsv" | grep . ||
+		die "arch $1: not in scripts/arches.tsv"
+}
+
 # The kernel release an image was built as, from the image's own header.
 image_release()
 {
 	file -bL "$1" | sed -n 's/.*, version \([^ ]*\) .*/\1/p'
 }
 
-# Set KNAME, KIMAGE, KVER and KDIR for the kernel under test.
+# Set KNAME, KARCH, KIMAGE, KVER, KDIR and KFROM for the kernel under test:
+# KERNEL=<name of scripts/kernels.tsv> (default mainline), or one's own
+# KIMAGE= (with KDIR=, default its /lib/modules build tree).
 pick_kernel()
 {
-	KERNEL=${KERNEL:-generic}
-	KNAME=$KERNEL
+	local dir kdir=${KDIR:-}
+
+	KERNEL=${KERNEL:-mainline}
 	if [ -n "${KIMAGE:-}" ]; then
 		[ -f "$KIMAGE" ] || die "KIMAGE=$KIMAGE: no such file"
-		KNAME=custom
+		KNAME=custom KARCH=x86_64 KFROM="KIMAGE=$KIMAGE"
+		KVER=$(image_release "$KIMAGE")
+		[ -n "$KVER" ] || die "$KIMAGE: not a Linux kernel image"
+		KDIR=${kdir:-/lib/modules/$KVER/build}
 	else
-		case $KERNEL in
-		generic) KIMAGE=$(ls -v /boot/vmlinuz-*-amd64 2>/dev/null |
-				  grep -Ev -- '-(rt|cloud)-amd64$' | tail -n 1) ;;
-		rt) KIMAGE=$(ls -v /boot/vmlinuz-*-rt-amd64 2>/dev/null | tail -n 1) ;;
-		debug)
-			# builds it the first time (minutes), then prints the cached tree
-			local dk
-			dk=$("$TOP/scripts/debug-kernel.sh") ||
-				die "building the debug kernel failed (scripts/debug-kernel.sh)"
-			KIMAGE=$dk/arch/x86/boot/bzImage
-			KDIR=${KDIR:-$dk}
-			;;
-		*) die "KERNEL=$KERNEL: expected generic, rt or debug" ;;
-		esac
-		[ -n "$KIMAGE" ] || die "no Debian $KERNEL kernel in /boot: run 'make deps'"
+		dir=$("$TOP/scripts/kernel.sh" "$KERNEL") || exit
+		. "$dir/env"
+		KDIR=${kdir:-$KDIR}
 	fi
-	KVER=$(image_release "$KIMAGE")
-	[ -n "$KVER" ] || die "$KIMAGE: not a Linux kernel image"
-	KDIR=${KDIR:-/lib/modules/$KVER/build}
 	[ -f "$KDIR/Makefile" ] ||
-		die "KDIR=$KDIR: no kernel build tree for $KVER (Debian: apt-get install linux-headers-$KVER; own kernel: pass KDIR=)"
+		die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
+}
+
+# matrix_record NAME RESULT_JSON RC: NAME's line in $BUILD/matrix.txt,
+# "<name> <release> <pass> pass <skip> skip <fail> fail", from a vm.sh run
+matrix_record()
+{
+	python3 - "$BUILD/matrix.txt" "$1" "$KVER" "$2" "$3" <<-'EOF'
+	import json, sys
+	path, name, release, result, rc = sys.argv[1:]
+	r = json.load(open(result))
+	line = f'{name} {release} {r["pass"]} pass {r["skip"]} skip {r["fail"]} fail'
+	line += "\n" if rc == "0" else " (run FAILED: see its vm.log)\n"
+	try:
+	    lines = [l for l in open(path) if l.split()[:1] != [name]]
+	except FileNotFoundError:
+	    lines = []
+	open(path, "w").writelines(lines + [line])
+	EOF
 }
 
 # stress_guest: guest shell lines for the hostile-input and lifecycle
