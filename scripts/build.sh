@@ -1,19 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build sched_state in KSRC for the kernel under test and install it, with the
-# selftests' own install target, into $BUILD/$KNAME/kselftest: the tree a CI
-# farm would ship.
+# Install sched_state for the kernel under test into $BUILD/$KNAME/kselftest,
+# the tree a CI farm would ship, as LKFT runs a new selftest on an old
+# kernel: the programs are built once, in the mainline tree KSRC, with the
+# selftests' own install target; the module is built for this kernel,
+# against its KDIR, with the module's own Makefile.  Prints the tree.
 . "$(dirname "$0")/lib.sh"
 pick_kernel
 
+progs=$BUILD/programs
 out=$BUILD/$KNAME/kselftest
-say "building sched_state for $KVER (KDIR=$KDIR)"
-rm -rf "$out"
-make -s -C "$SELFTESTS" TARGETS=sched_state KDIR="$KDIR" \
-	install INSTALL_PATH="$out" >"$BUILD/$KNAME.build.log" 2>&1 ||
-	{ tail -n 30 "$BUILD/$KNAME.build.log"; die "build failed; log: $BUILD/$KNAME.build.log"; }
-# mainline's lib.mk installs modules in test_module/, our 6.1 rule beside the programs
-for ko in "$out"/sched_state/test_module/test_sched_state.ko "$out"/sched_state/test_sched_state.ko; do
-	[ -f "$ko" ] && { echo "$out"; exit 0; }
-done
-die "test_sched_state.ko was not built; log: $BUILD/$KNAME.build.log"
+mod=$BUILD/$KNAME/module
+log=$BUILD/$KNAME/build.log
+mkdir -p "$BUILD/$KNAME"
+say "building sched_state's programs in $KSRC"
+make -s -C "$SELFTESTS" TARGETS=sched_state KDIR=/nonexistent \
+	install INSTALL_PATH="$progs" >"$BUILD/programs.log" 2>&1 ||
+	{ tail -n 30 "$BUILD/programs.log"; die "build failed; log: $BUILD/programs.log"; }
+
+say "building test_sched_state.ko for $KNAME ($KVER, KDIR=$KDIR)"
+rm -rf "$mod" "$out"
+mkdir -p "$mod"
+# the module includes the directory's headers as ../
+cp -r "$SELFTESTS"/sched_state/{*.h,test_module} "$mod/"
+make -C "$mod/test_module" KDIR="$KDIR" >"$log" 2>&1 &&
+	[ -f "$mod/test_module/test_sched_state.ko" ] ||
+	{ tail -n 30 "$log"; die "test_sched_state.ko did not build for $KNAME; log: $log"; }
+cp -a "$progs" "$out"
+mkdir -p "$out/sched_state/test_module"
+cp "$mod/test_module/test_sched_state.ko" "$out/sched_state/test_module/"
+echo "$out"

@@ -1,10 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build sched_state for one kernel, boot that kernel in QEMU and run the suite
-# in it.  The KTAP, the guest's dmesg and the console land in $BUILD/$KNAME/vm.
+# in it.  The KTAP, the guest's dmesg, the console and result.json land in
+# $BUILD/$KNAME/vm; the kernel's line in $BUILD/matrix.txt is updated.
 . "$(dirname "$0")/lib.sh"
 pick_kernel
 
 ksft=$("$TOP/scripts/build.sh")
-say "booting $KIMAGE ($KERNEL) in QEMU"
-exec "$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$BUILD/$KNAME/vm" "$@"
+say "booting $KNAME: $KVER ($KFROM) in QEMU"
+rc=0
+"$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$BUILD/$KNAME/vm" "$@" || rc=$?
+[ -f "$BUILD/$KNAME/vm/result.json" ] && matrix_record "$KNAME" "$BUILD/$KNAME/vm/result.json" "$rc"
+exit $rc

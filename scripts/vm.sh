@@ -3,6 +3,8 @@
 # Boot a kernel in QEMU with an installed kselftest tree as initramfs, run a
 # command in it, then judge its TAP output and the kernel log.
 #
+# Writes OUTDIR/result.json: counts, kernel reports, time and the verdict.
+#
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
 #              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--expect-failures]
 # --expect-failures: "not ok" lines do not fail the run (the caller judges
@@ -316,6 +318,10 @@ pass=$(grep -E '^(# )*ok ' "$OUT/ktap.tap" | grep -cv '# SKIP' || true)
 skip=$(grep -E '^(# )*ok ' "$OUT/ktap.tap" | grep -c '# SKIP' || true)
 nfail=$(grep -cE '^(# )*not ok ' "$OUT/ktap.tap" || true)
 rc=$(sed -n 's/.*SCHED_STATE_GUEST: done rc=//p' "$OUT/console.txt")
+printf '{"kimage": "%s", "accel": "%s", "seconds": %d, "guest_rc": %s, "top": %d, "pass": %d, "skip": %d, "fail": %d, "reports": %d, "accepted": %d, "timed_out": %s, "ok": %s}\n' \
+	"$KIMAGE" "$ACCEL" $((SECONDS - start)) "${rc:-null}" "$top" "$pass" "$skip" "$nfail" \
+	"$reports" "$accepted" "$([[ -n $timedout ]] && echo true || echo false)" \
+	"$( ((bad)) && echo false || echo true)" >"$OUT/result.json"
 msg "summary: kernel $KIMAGE, accel $ACCEL, boot-to-done $took," \
 	"guest rc ${rc:-n/a}; tests: $top top-level, $pass pass, $skip skip," \
 	"$nfail fail (nested included); dmesg reports: $reports" \
