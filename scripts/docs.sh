@@ -5,18 +5,48 @@
 # of KSRC without our page and entry, and fail on any warning of the first
 # build that the second lacks, or that names our page.  Both builds write
 # into a scratch BUILDDIR, never into KSRC's Documentation/output.
+#
+#   docs.sh                        that check, on KSRC
+#   docs.sh --warnings TREE FILE   build TREE's scheduler book alone and write
+#                                  its warnings, sorted, to FILE (patches.sh)
 . "$(dirname "$0")/lib.sh"
 
 PAGE=Documentation/scheduler/sched-state.rst
 INDEX_PATCH=$TOP/patches/docs-scheduler-index-add-sched-state.patch
 
+command -v sphinx-build >/dev/null || die "no sphinx-build: run 'make deps'"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sched_state-docs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# build TREE NAME: the scheduler book of TREE; its warnings, tree paths
+# made relative, go to $tmp/NAME.warnings.
+build()
+{
+	local tree=$1 name=$2 start=$SECONDS
+
+	if ! make -s -C "$tree" SPHINXDIRS=scheduler BUILDDIR="$tmp/$name.out" \
+		htmldocs >"$tmp/$name.log" 2>&1; then
+		cat "$tmp/$name.log"
+		echo "docs: the $name build failed"
+		return 1
+	fi
+	grep -E 'WARNING|ERROR|CRITICAL|SEVERE' "$tmp/$name.log" |
+		sed -e "s|$tree/||g" | sort >"$tmp/$name.warnings" || true
+	echo "docs: $name build: $(wc -l <"$tmp/$name.warnings") warning(s) ($((SECONDS - start)) s)"
+	sed 's/^/    /' "$tmp/$name.warnings"
+}
+
+if [ "${1:-}" = --warnings ]; then
+	[ $# -eq 3 ] || die "usage: $0 [--warnings TREE FILE]"
+	build "$2" tree || exit 1
+	cp "$tmp/tree.warnings" "$3"
+	exit 0
+fi
+[ $# -eq 0 ] || die "usage: $0 [--warnings TREE FILE]"
+
 [ -f "$KSRC/$PAGE" ] || die "no $PAGE in KSRC=$KSRC: run 'make tree'"
 patch -d "$KSRC" -p1 -R -s -f --dry-run <"$INDEX_PATCH" >/dev/null ||
 	die "KSRC=$KSRC lacks ${INDEX_PATCH#"$TOP"/}: run 'make tree'"
-command -v sphinx-build >/dev/null || die "no sphinx-build: run 'make deps'"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/sched_state-docs.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 
 # A tree that is KSRC but for Documentation/scheduler: symlinks to all of
 # KSRC, a real copy of that one directory, without our page and entry.
@@ -37,24 +67,6 @@ cp -a "$KSRC/Documentation/scheduler" "$shadow/Documentation/"
 rm -f "$shadow/$PAGE"
 patch -d "$shadow" -p1 -R -s <"$INDEX_PATCH" || die "cannot take our entry out of the shadow index"
 
-# build TREE NAME: the scheduler book of TREE; its warnings, tree paths
-# made relative, go to $tmp/NAME.warnings.
-build()
-{
-	local tree=$1 name=$2 start=$SECONDS
-
-	if ! make -s -C "$tree" SPHINXDIRS=scheduler BUILDDIR="$tmp/$name.out" \
-		htmldocs >"$tmp/$name.log" 2>&1; then
-		cat "$tmp/$name.log"
-		echo "docs: the $name build failed"
-		return 1
-	fi
-	grep -E 'WARNING|ERROR|CRITICAL|SEVERE' "$tmp/$name.log" |
-		sed -e "s|$tree/||g" | sort >"$tmp/$name.warnings" || true
-	echo "docs: $name build: $(wc -l <"$tmp/$name.warnings") warning(s) ($((SECONDS - start)) s)"
-	sed 's/^/    /' "$tmp/$name.warnings"
-}
-
 build "$KSRC" prepared || exit 1
 [ -s "$tmp/prepared.out/scheduler/sched-state.html" ] ||
 	{ echo "docs: the prepared build has no sched-state.html"; exit 1; }
@@ -69,4 +81,5 @@ if [ -n "$new" ]; then
 	printf '%s\n' "$new" | sed 's/^/    /'
 	exit 1
 fi
-echo "docs: no new warning ($PAGE and its toctree entry)"
+echo "docs: no new warning ($PAGE and its toctree entry;" \
+	"$(wc -l <"$tmp/pristine.warnings") warning(s) without them)"

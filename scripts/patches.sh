@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The overlay as an upstream series: git format-patch against Debian's
-# pristine 6.1 tree, a cover letter and four patches, in $BUILD/patches/.
+# The overlay as an upstream series: git format-patch against the pristine
+# mainline tree, a cover letter and four patches, in $BUILD/patches/.
 #
 #   scripts/patches.sh           generate the series
 #   scripts/patches.sh --check   generate it, then git am it patch by patch
-#                                on a pristine tree; each step must build
-#                                (selftests dir, and the docs where they
-#                                change) and pass checkpatch.pl --strict
+#                                on a copy of the pristine tree; each step
+#                                must build (the selftests dir, and the
+#                                module against KDIR), pass the tree's
+#                                checkpatch.pl --strict, add no warning to
+#                                the scheduler book's docs build, and reach
+#                                the SCHEDULER maintainers through
+#                                get_maintainer.pl where it touches their files
 #   scripts/patches.sh --check-only   the same checks on build/patches/ as it
 #                                is (after a hand edit, say), without
 #                                generating it again
@@ -29,8 +33,13 @@
 #
 # Knobs: PATCHES_SIGNOFF="Name <email>" signs off (and authors) the series;
 # otherwise the author is this repository's git identity, and a sign-off is
-# added only if that identity is a real address.  KDIR for the check builds
-# defaults to the generic kernel's headers.
+# added only if that identity is a real address.  PATCHES_BASE: the pristine
+# tree (default: scripts/mainline.sh's); if it is a git work tree, the cover
+# letter carries its HEAD as base-commit:, else its version.  KDIR: the
+# kernel build tree the check builds the module against (none: the module
+# is not built, and the check says so).  $BUILD/matrix.txt, if there, is the
+# last matrix run the cover letter reports, one line per kernel:
+# "<name> <kernel release> <pass> pass <skip> skip <fail> fail".
 . "$(dirname "$0")/lib.sh"
 
 check=0
@@ -59,7 +68,22 @@ TOUCHED="MAINTAINERS $SEL/Makefile $INDEX"
 for f in "$SEL_PATCH" "$DOC_PATCH" "$MNT_PATCH" "$TOP/$PAGE"; do
 	[ -f "$f" ] || die "missing ${f#"$TOP"/}"
 done
-[ -f "$DEBIAN_SRC" ] || die "$DEBIAN_SRC missing: run 'make deps'"
+
+# --- the base ---------------------------------------------------------------
+BASE=${PATCHES_BASE:-$("$TOP/scripts/mainline.sh")} || die "no pristine tree (scripts/mainline.sh)"
+[ -f "$BASE/MAINTAINERS" ] || die "PATCHES_BASE=$BASE is not a kernel tree"
+BASE_VER=v$(make -s -C "$BASE" kernelversion | sed 's/^\([0-9]*\.[0-9]*\)\.0/\1/')
+if [ "$(git -C "$BASE" rev-parse --show-toplevel 2>/dev/null)" = "$BASE" ]; then
+	# shellcheck disable=SC2086 # one word per path
+	git -C "$BASE" diff --quiet HEAD -- $TOUCHED || die "$BASE: $TOUCHED differ from its HEAD"
+	BASE_LINE="base-commit: $(git -C "$BASE" rev-parse HEAD)"
+	BASE_DESC="$BASE_VER, $BASE_LINE"
+else
+	# scripts/mainline.sh records the Debian package it unpacked
+	deb=$(cat "$(dirname "$BASE")/done" 2>/dev/null || true)
+	BASE_LINE="Applies to: $BASE_VER${deb:+ (Debian $deb)}"
+	BASE_DESC="$BASE_VER${deb:+ (Debian $deb)} in $BASE"
+fi
 
 # --- identity ---------------------------------------------------------------
 # A placeholder identity (noreply, .example, .invalid, localhost) authors the
@@ -141,59 +165,37 @@ stage()
 }
 
 # --- the intermediate files of patch 1 ---------------------------------------
-# Cut the benchmarks out of four overlay files; every cut must match exactly
-# once, so that a change to those files stops the script instead of
-# producing a wrong patch.
+# Cut the benchmarks out of four overlay files.  Each cut is a regular
+# expression that must match exactly once, and no "bench" may be left, so
+# that a change to those files stops the script instead of producing a
+# wrong patch; the cuts tolerate rewording and reflowing around them.
 cut_benchmarks()
 {
 	python3 - "$SRC/$ST" "$GEN/$ST" <<'EOF'
 import re
 import sys
 
-src, dst = sys.argv[1], sys.argv[2]
-
-
-def once(text, old, new, what):
-    n = text.count(old)
-    if n != 1:
-        sys.exit("patches.sh: %s: %d matches, want 1" % (what, n))
-    return text.replace(old, new)
-
-
-def between(text, start, end, what):
-    i, j = text.find(start), text.find(end)
-    if i < 0 or j < 0 or j < i or text.count(start) != 1 or text.count(end) != 1:
-        sys.exit("patches.sh: %s: markers not found once, in order" % what)
-    return text[:i] + text[j:]
-
-
-def rw(name, fn):
-    with open("%s/%s" % (src, name)) as f:
+CUTS = {
+    "Makefile": [r"TEST_GEN_PROGS_EXTENDED \+= unlink_bench set_state_bench\n",
+                 r"LDLIBS \+= -lpthread -lm\n"],
+    ".gitignore": [r"^unlink_bench\n", r"^set_state_bench\n"],
+    "sched_state.h": [r"^ \*   bench <calls>.*?(?=^ \*\n \* A malformed request)",
+                      r"; a bench CPU .*?-E2BIG(?=\.)"],
+    "test_module/test_sched_state.c": [
+        r"^/\*\n \* bench <calls> <repeats> <cpu\|all>:.*?(?=^static const struct \{\n\tconst char \*verb;)",
+        r'^\t\{ "bench",\s+4, cmd_bench \},\n'],
+}
+for name, cuts in CUTS.items():
+    with open("%s/%s" % (sys.argv[1], name)) as f:
         text = f.read()
-    text = fn(text)
-    if re.search(r"bench", text):
+    for cut in cuts:
+        text, n = re.subn(cut, "", text, flags=re.S | re.M)
+        if n != 1:
+            sys.exit("patches.sh: %s: %r matched %d times, want 1" % (name, cut, n))
+    if "bench" in text:
         sys.exit("patches.sh: %s still mentions bench after the cut" % name)
-    with open("%s/%s" % (dst, name), "w") as f:
+    with open("%s/%s" % (sys.argv[2], name), "w") as f:
         f.write(text)
-
-
-rw("Makefile", lambda t: once(once(
-    t, "TEST_GEN_PROGS_EXTENDED += unlink_bench set_state_bench\n", "",
-    "Makefile programs"), "LDLIBS += -lpthread -lm\n", "", "Makefile libs"))
-rw(".gitignore", lambda t: once(once(
-    t, "unlink_bench\n", "", ".gitignore unlink_bench"),
-    "set_state_bench\n", "", ".gitignore set_state_bench"))
-rw("sched_state.h", lambda t: once(between(
-    t, " *   bench <calls> <repeats> <cpu|all>\n", " *\n * A malformed request",
-    "sched_state.h bench verb"),
-    "kernel or machine cannot do, -EOPNOTSUPP; a bench CPU that is offline (or\n"
-    " * goes offline), -ENODEV; a bench whose reply would not fit in the\n"
-    " * transaction's page (about 46 repeats for one CPU), -E2BIG.\n",
-    "kernel or machine cannot do, -EOPNOTSUPP.\n", "sched_state.h errors"))
-rw("test_module/test_sched_state.c", lambda t: once(between(
-    t, "/*\n * bench <calls> <repeats> <cpu|all>:",
-    "static const struct {\n\tconst char *verb;", "module bench block"),
-    '\t{ "bench",\t\t4, cmd_bench },\n', "", "module bench verb"))
 EOF
 }
 
@@ -232,9 +234,8 @@ The module's fault= parameter breaks one semantic on purpose, and
 faults.txt lists the checks each fault must turn into failures, so that
 every module-backed check is shown able to fail.
 
-lib.mk only gained TEST_GEN_MODS_DIR in v6.9; where it lacks it, the
-Makefile builds the module with kbuild against KDIR and installs it
-beside the programs.  Without a kernel build tree the programs still
+lib.mk builds the module (TEST_GEN_MODS_DIR) against KDIR, a kernel
+build tree made in place or with O=.  Without one the programs still
 build and the module-backed tests skip, saying why.
 
 The rules checked are the scheduler's: add the directory to the
@@ -309,37 +310,42 @@ module build and a module-loading wrapper it does not need, and would
 still leave both out of the default run.  If the maintainers prefer
 sched/state/, or sched/ itself added to TARGETS, the suite moves as is.
 
-Tested on Debian's 6.1.192 kernels, generic and PREEMPT_RT, under QEMU:
-every test passes, every fault fails the checks it must, and the guest
-log shows no warning.  Documentation/scheduler/sched-state.rst lists the
-kernel interfaces used and the releases they need.
+Documentation/scheduler/sched-state.rst lists the kernel interfaces used
+and the releases they need.
 EOF
 )
 
+# The last matrix run, as $BUILD/matrix.txt records it.
+matrix()
+{
+	local f=$BUILD/matrix.txt re='^[^ ]+ [^ ]+ [0-9]+ pass [0-9]+ skip [0-9]+ fail( \(.*\))?$'
+
+	if [ ! -s "$f" ]; then
+		echo "Test results: no matrix run recorded."
+		return
+	fi
+	grep -v '^$' "$f" | grep -vqE "$re" && die "$f: a line is not '$re'"
+	echo "Tested: the suite's last run under QEMU, one kernel per line:"
+	echo
+	grep -v '^$' "$f" | awk '{ r = ""; for (i = 9; i <= NF; i++) r = r " " $i
+		printf "  %-12s %-28s %4d pass %4d skip %4d fail%s\n", $1, $2, $3, $5, $7, r }'
+}
+
 # --- generate -------------------------------------------------------------------
-# The pristine versions of the files the series changes, extracted once.
+# The pristine versions of the files the series changes, from BASE.
 pristine_files()
 {
-	local cache=$BUILD/patches-pristine f
+	local f
 
-	if [ ! -f "$cache/.done" ]; then
-		say "patches: extracting the pristine $TOUCHED from $DEBIAN_SRC (once)"
-		rm -rf "$cache"
-		mkdir -p "$cache"
-		# shellcheck disable=SC2046 # one word per path
-		tar -C "$cache" --strip-components=1 -xf "$DEBIAN_SRC" \
-			$(for f in $TOUCHED; do echo "linux-source-6.1/$f"; done)
-		touch "$cache/.done"
-	fi
 	for f in $TOUCHED; do
 		mkdir -p "$(dirname "$1/$f")"
-		cp -p "$cache/$f" "$1/$f"
+		cp -p "$BASE/$f" "$1/$f"
 	done
 }
 
 generate()
 {
-	local f start=$SECONDS
+	local f tested start=$SECONDS
 
 	say "patches: building the series in ${GEN#"$TOP"/}"
 	stage
@@ -347,8 +353,7 @@ generate()
 	mkdir -p "$GEN" "$OUT"
 	pristine_files "$GEN"
 	g init -q -b sched_state
-	commit "base: the files of Debian's linux-source-6.1 this series changes" \
-		"From $DEBIAN_SRC, linux-source-6.1 $(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null)."
+	commit "base: the files of $BASE_VER this series changes" "From $BASE_DESC."
 	g tag base
 
 	# 1: the suite without the benchmarks, and its MAINTAINERS line.
@@ -386,7 +391,8 @@ generate()
 	[ "$(g ls-files -- "$ST" "$PAGE" | wc -l)" -eq "$(find "$SRC" -type f | wc -l)" ] ||
 		die "the series adds files the overlay lacks"
 
-	g config branch.sched_state.description "$COVER"
+	tested=$(matrix) || exit 2
+	g config branch.sched_state.description "$(printf '%s\n\n%s\n\n%s\n' "$COVER" "$tested" "$BASE_LINE")"
 	g -c core.abbrev=12 format-patch -q --cover-letter \
 		--cover-from-description=subject -o "$OUT" base..HEAD
 	echo "patches: $(ls "$OUT" | wc -l) files in $OUT ($((SECONDS - start)) s)," \
@@ -404,9 +410,11 @@ fi
 [ "$check" -eq 1 ] || exit 0
 
 # --- check ----------------------------------------------------------------------
-# A pristine tree whose git tracks only the files the series changes: git am
-# applies the series exactly as on a full repository (it reads and writes
-# only the files a patch names), without hashing 1.5 GB for a base commit.
+# A hard-linked copy of BASE whose git tracks only the files the series
+# changes, and LICENSES/ (checkpatch's scripts/spdxcheck.py reads it from
+# HEAD): git am applies the series exactly as on a full repository (it
+# reads and writes only the files a patch names, and writes new files, never
+# through a link), without hashing 1.5 GB for a base commit.
 pt()
 {
 	git -C "$PTREE" -c core.autocrlf=false -c commit.gpgsign=false "$@"
@@ -414,19 +422,23 @@ pt()
 
 pristine_tree()
 {
-	local f
+	local f e mark="$BASE, tracking $TOUCHED LICENSES"
 
-	if [ ! -f "$PTREE/.pristine" ]; then
-		say "patches: extracting $DEBIAN_SRC into ${PTREE#"$TOP"/} (once)"
+	if [ "$(cat "$PTREE/.pristine" 2>/dev/null)" != "$mark" ]; then
+		say "patches: copying $BASE into ${PTREE#"$TOP"/} (once)"
 		rm -rf "$PTREE"
 		mkdir -p "$PTREE"
-		tar -C "$PTREE" --strip-components=1 -xf "$DEBIAN_SRC"
+		for e in "$BASE"/* "$BASE"/.[!.]*; do
+			[ -e "$e" ] && [ "${e##*/}" != .git ] && cp -al "$e" "$PTREE/"
+		done
 		git init -q -b series "$PTREE"
 		# shellcheck disable=SC2086
-		pt add -f -- $TOUCHED
-		pt commit -q --no-verify -m "base: the files of $DEBIAN_SRC this series changes"
+		pt add -f -- $TOUCHED LICENSES
+		pt commit -q --no-verify -m "base: the files of $BASE_VER this series changes"
 		pt tag base
-		touch "$PTREE/.pristine"
+		say "patches: installing the uapi headers in ${PTREE#"$TOP"/} (once)"
+		make -s -C "$PTREE" headers >/dev/null || die "make headers failed in $PTREE"
+		echo "$mark" >"$PTREE/.pristine"
 	fi
 	# Back to pristine: the tracked files at base, nothing the series adds,
 	# no build products in the suite's directory.
@@ -436,20 +448,21 @@ pristine_tree()
 	for f in $TOUCHED; do
 		pt diff --quiet base -- "$f" || die "$PTREE/$f is not pristine"
 	done
-	if [ ! -f "$PTREE/usr/include/linux/sched.h" ]; then
-		say "patches: installing the uapi headers in ${PTREE#"$TOP"/} (once)"
-		make -s -C "$PTREE" headers >/dev/null
-	fi
+	"$TOP/scripts/docs.sh" --warnings "$PTREE" "$BUILD/patches-check/base.warnings" \
+		>"$BUILD/patches-check/base.log" 2>&1 ||
+		{ cat "$BUILD/patches-check/base.log"; die "the base's docs build failed"; }
+	echo "patches --check: the base's scheduler book: $(wc -l <"$BUILD/patches-check/base.warnings") warning(s)"
 }
 
-# check_build LOG: build the selftests dir as a user of this tree would.
+# check_build LOG: build the selftests dir as a user of this tree would,
+# the module against KDIR if one is given.
 check_build()
 {
-	local log=$1 f
+	local log=$1 f ko
 
 	[ -d "$PTREE/$ST" ] || { echo "  build: no $ST yet, nothing to build"; return 0; }
 	pt clean -fdxq -- "$ST"		# from scratch: no product of the last step
-	if ! make -C "$PTREE/$SEL" TARGETS=sched_state KDIR="$CHECK_KDIR" >"$log" 2>&1; then
+	if ! make -C "$PTREE/$SEL" TARGETS=sched_state KDIR="${KDIR:-/nonexistent}" >"$log" 2>&1; then
 		tail -n 30 "$log"
 		echo "  build: FAILED (log: $log)"
 		return 1
@@ -458,12 +471,29 @@ check_build()
 		echo "  build: warnings (log: $log)"
 		return 1
 	fi
-	for f in sched_state_test test_sched_state.ko; do
-		[ -e "$PTREE/$ST/$f" ] || { echo "  build: no $f"; return 1; }
-	done
-	echo "  build: make -C $SEL TARGETS=sched_state KDIR=$CHECK_KDIR: ok," \
-		"$(cd "$PTREE/$ST" && ls sched_state_test unlink_bench set_state_bench \
-			test_sched_state.ko 2>/dev/null | tr '\n' ' ')"
+	[ -x "$PTREE/$ST/sched_state_test" ] || { echo "  build: no sched_state_test"; return 1; }
+	if [ -n "${KDIR:-}" ]; then
+		ko=$(cd "$PTREE/$ST" && ls test_module/test_sched_state.ko test_sched_state.ko 2>/dev/null | head -n 1)
+		[ -n "$ko" ] || { echo "  build: no test_sched_state.ko"; return 1; }
+	else
+		ko="no module (KDIR not set: pass KDIR=<kernel build tree> to build it)"
+	fi
+	echo "  build: make -C $SEL TARGETS=sched_state KDIR=${KDIR:-/nonexistent}: ok," \
+		"$(cd "$PTREE/$ST" && ls sched_state_test sched_state_fuzz unlink_bench set_state_bench 2>/dev/null |
+			tr '\n' ' ')$ko"
+}
+
+# check_docs P: the scheduler book builds with no warning the base lacks.
+check_docs()
+{
+	local w new
+
+	w=$BUILD/patches-check/$(basename "$1" .patch).warnings
+	"$TOP/scripts/docs.sh" --warnings "$PTREE" "$w" >"$w.log" 2>&1 ||
+		{ cat "$w.log"; echo "  docs: FAILED"; return 1; }
+	new=$(comm -23 "$w" "$BUILD/patches-check/base.warnings")
+	[ -z "$new" ] || { echo "$new"; echo "  docs: new warning(s)"; return 1; }
+	echo "  docs: $(wc -l <"$w") warning(s), none new ($(head -n 1 "$w.log" | sed 's/.*(//')"
 }
 
 # check_maintainers P: every file P adds is covered by the SCHEDULER entry
@@ -482,7 +512,17 @@ check_maintainers()
 			bad=1
 		fi
 	done
-	[ "$bad" -eq 0 ] && echo "  maintainers: every file it adds maps to SCHEDULER"
+	# Whom the patch goes to; SCHEDULER wherever it touches their files.
+	out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback "$1" 2>&1)
+	if grep -q "(maintainer:SCHEDULER)" <<<"$out"; then
+		:
+	elif grep -qE "^\+\+\+ b/($ST/|$PAGE)" "$1"; then
+		printf '  maintainers: the patch does not reach SCHEDULER:\n%s\n' "$out"
+		bad=1
+	else
+		echo "  maintainers: touches no SCHEDULER file"
+	fi
+	echo "  maintainers: $(grep "(maintainer:" <<<"$out" | sed 's/ <[^>]*>//' | paste -sd, | sed 's/,/, /g')"
 	return "$bad"
 }
 
@@ -499,11 +539,7 @@ check_patch()
 	fi
 	echo "  git am: applied on $(pt log -1 --format=%h HEAD~1)"
 	check_build "$log.build" || return 1
-	if grep -q "^+++ b/Documentation/" "$p"; then
-		KSRC=$PTREE "$TOP/scripts/docs.sh" >"$log.docs" 2>&1 ||
-			{ cat "$log.docs"; echo "  docs: FAILED"; return 1; }
-		echo "  docs: $(tail -n 1 "$log.docs")"
-	fi
+	check_docs "$p" || return 1
 	check_maintainers "$p" || return 1
 	adds=$(grep -c "^new file mode" "$p" || true)
 	maint=$(grep -c "^ MAINTAINERS *|" "$p" || true)
@@ -518,6 +554,13 @@ check_patch()
 	if ! printf '%s\n' "$out" | grep -q "^total: 0 errors, 0 warnings, 0 checks"; then
 		printf '%s\n' "$out"
 		echo "  checkpatch: FAILED"
+		return 1
+	fi
+	# In a git tree it checks SPDX tags with scripts/spdxcheck.py, which
+	# needs python3-ply and python3-git; failing, it passes them unchecked.
+	if grep -q "^Traceback" <<<"$out"; then
+		printf '%s\n' "$out" | grep -m 1 -A3 "^Traceback"
+		echo "  checkpatch: scripts/spdxcheck.py failed (python3-ply, python3-git installed?)"
 		return 1
 	fi
 	echo "  checkpatch ${flags[*]}${ignore:+ ${ignore[*]}}:" \
@@ -539,11 +582,16 @@ check_final()
 	echo "  the applied series equals the overlay, MAINTAINERS.patch and patches/*.patch"
 }
 
-if [ -z "${KDIR:-}" ]; then
-	pick_kernel
-fi
-CHECK_KDIR=$KDIR
 start=$SECONDS
+mkdir -p "$BUILD/patches-check"
+if [ -n "${KDIR:-}" ]; then
+	[ -f "$KDIR/Module.symvers" ] || die "KDIR=$KDIR: not a kernel build tree (no Module.symvers)"
+	touch "$BUILD/patches-check/kdir.stamp"	# nothing in KDIR may be newer
+	echo "patches --check: the module against KDIR=$KDIR"
+else
+	echo "patches --check: KDIR not set, the module is not built (pass KDIR=<kernel build tree>)"
+fi
+echo "patches --check: on $BASE_DESC"
 pristine_tree
 for p in "$OUT"/0*.patch; do
 	case $p in */0000-cover-letter.patch) continue ;; esac
@@ -551,5 +599,11 @@ for p in "$OUT"/0*.patch; do
 	[ "$failed" -eq 0 ] || break	# the next patch needs this one
 done
 [ "$failed" -eq 0 ] && gate "the applied series is the overlay" check_final
+if [ -n "${KDIR:-}" ] && [ -n "$(find "$KDIR" -newer "$BUILD/patches-check/kdir.stamp" | head)" ]; then
+	echo "FAIL: the builds wrote into KDIR=$KDIR:"
+	find "$KDIR" -newer "$BUILD/patches-check/kdir.stamp" | head
+	failed=$((failed + 1))
+	failures+=("KDIR unchanged")
+fi
 echo "patches --check: $((SECONDS - start)) s"
 gates "patches --check"
