@@ -8,7 +8,10 @@
 pick_kernel
 
 table=$TOP/tools/testing/selftests/sched_state/faults.txt
-faults=${FAULTS:-$(awk -v k="$KERNEL" '!/^#/ && NF && ($2 == "any" || $2 == k) { print $1 }' "$table")}
+# faults.txt's kernel column: any, or rt for PREEMPT_RT kernels only
+k=any
+grep -qx 'CONFIG_PREEMPT_RT=y' "$KDIR/.config" 2>/dev/null && k=rt
+faults=${FAULTS:-$(awk -v k="$k" '!/^#/ && NF && ($2 == "any" || $2 == k) { print $1 }' "$table")}
 [ -n "$faults" ] || die "no fault in $table applies to KERNEL=$KERNEL"
 ksft=$("$TOP/scripts/build.sh")
 out=$BUILD/$KNAME/faults
@@ -18,11 +21,12 @@ checks()
 	awk -v f="$1" '$1 == f { for (i = 3; i <= NF; i++) print $i }' "$table"
 }
 
-# each fault runs just the checks it lists (SCHED_STATE_TESTS selects them)
+# each fault runs just the checks it lists: sched_state.sh takes the module
+# parameters, then after -- the harness's options, here one -r per check
 say "fault runs on $KERNEL:" $faults
 cmd=
 for f in $faults; do
-	cmd+="SCHED_STATE_TESTS=\"$(echo $(checks "$f"))\" KSELFTEST_SCHED_STATE_SH_ARGS=fault=$f"
+	cmd+="KSELFTEST_SCHED_STATE_SH_ARGS=\"fault=$f --$(printf ' -r %s' $(checks "$f"))\""
 	cmd+=" ./run_kselftest.sh -t sched_state:sched_state.sh"$'\n'
 	cmd+="echo '# sched_state fault done: $f'"$'\n'
 done

@@ -36,8 +36,8 @@
  *
  * A malformed request, an unknown verb or state, or a number out of range
  * fails the write with -EINVAL (-ERANGE on overflow); a pid that does not
- * exist, or that wake and stop do not own, -ESRCH; a state or verb this
- * kernel or machine cannot do, -EOPNOTSUPP; a bench CPU that is offline (or
+ * exist, or that wake and stop do not own, -ESRCH; a verb this kernel or
+ * machine cannot do, -EOPNOTSUPP; a bench CPU that is offline (or
  * goes offline), -ENODEV; a bench whose reply would not fit in the
  * transaction's page (about 46 repeats for one CPU), -E2BIG.
  */

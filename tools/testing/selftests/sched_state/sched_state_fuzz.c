@@ -20,7 +20,9 @@
  * inputs per file (default 10000).  Exit: 0 pass, 1 fail, 4 (KSFT_SKIP)
  * without root or the module.
  */
+#ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -59,15 +59,13 @@ load()
 	fi
 }
 
-# find the module as sched_state.sh does: beside us, or by modprobe
+# find the module as sched_state.sh does: in test_module/, or by modprobe
 find_module()
 {
-	for ko in "$DIR/test_module/$MOD.ko" "$DIR/$MOD.ko"; do
-		if [ -f "$ko" ]; then
-			KO=$ko
-			return 0
-		fi
-	done
+	if [ -f "$DIR/test_module/$MOD.ko" ]; then
+		KO=$DIR/test_module/$MOD.ko
+		return 0
+	fi
 	command -v modprobe >/dev/null && modprobe -q -n "$MOD"
 }
 
@@ -127,15 +125,15 @@ cleanup()
 
 echo "TAP version 13"
 [ "$(id -u)" -eq 0 ] || skip "must be run as root"
-[ -r /proc/modules ] || skip "this kernel has no module support (CONFIG_MODULES)"
+[ -r /proc/modules ] || skip "needs CONFIG_MODULES"
 if ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then
 	mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
-		skip "debugfs is not available (CONFIG_DEBUG_FS)"
+		skip "needs CONFIG_DEBUG_FS"
 fi
 find_module ||
-	skip "$MOD.ko not found beside $0 nor by modprobe (build it with KDIR=<kernel build tree>)"
+	skip "$MOD.ko not found"
 if loaded; then
-	rmmod "$MOD" 2>/dev/null || skip "$MOD is loaded and busy; unload it first"
+	rmmod "$MOD" 2>/dev/null || skip "$MOD loaded and busy"
 fi
 TMP=$(mktemp -d) || skip "mktemp -d failed"
 trap cleanup EXIT
@@ -240,8 +238,8 @@ if load; then
 		i=$((i + 1))
 		if [ $((i % 3)) -eq 0 ] && [ -x "$DIR/sched_state_test" ]; then
 			# not hung_task, load, race: they change sysctls or run long
-			SCHED_STATE_TESTS="child.* kthread.* sleep.*" \
-				setsid "$DIR/sched_state_test" >/dev/null 2>&1 &
+			setsid "$DIR/sched_state_test" -f child -f kthread \
+				-f sleep >/dev/null 2>&1 &
 		else
 			# shellcheck disable=SC2016
 			setsid sh -c '

@@ -13,7 +13,6 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -47,20 +46,6 @@
 #define TASK_WAKEKILL		0x0100U
 #define TASK_NOLOAD		0x0400U
 #define TASK_FREEZABLE		0x2000U
-
-/*
- * "fixture[.variant].test", for skip reasons: 6.1's harness prints
- * "ok N # SKIP reason" without the test's name, so the reason carries it and
- * results stay keyed by name on every kernel.
- */
-static const char *test_name(struct __test_metadata *t, const char *variant)
-{
-	static char name[128];
-
-	snprintf(name, sizeof(name), "%s%s%s.%s", t->fixture->name,
-		 variant[0] ? "." : "", variant, t->name);
-	return name;
-}
 
 static void sleep_ms(int ms)
 {
@@ -161,43 +146,13 @@ static int raw_state(pid_t pid, unsigned int *state, unsigned int *exit_state)
 	return sscanf(reply, "%x %x", state, exit_state) == 2 ? 0 : -EPROTO;
 }
 
-/*
- * SCHED_STATE_TESTS="pattern ..." runs only the tests whose full name
- * matches one of the fnmatch(3) patterns and skips the others, saying so.
- * The fault-injection runs use it to run just the checks a fault guards:
- * 6.1's harness has no -t filter of its own.
- */
-static bool selected(const char *name)
+/* Why the module's control file cannot be used, or NULL if it can. */
+static const char *no_module(void)
 {
-	const char *patterns = getenv("SCHED_STATE_TESTS");
-	char *list, *pattern, *rest;
-	bool match = false;
-
-	if (!patterns)
-		return true;
-	list = strdup(patterns);
-	for (pattern = strtok_r(list, " ", &rest); pattern && !match;
-	     pattern = strtok_r(NULL, " ", &rest))
-		match = !fnmatch(pattern, name, 0);
-	free(list);
-	return match;
-}
-
-/*
- * Why a test cannot run here, or NULL if it can: not selected, or, if it
- * needs the module, no debugfs or no module.
- */
-static const char *unavailable(struct __test_metadata *t, const char *variant,
-			       bool needs_module)
-{
-	if (!selected(test_name(t, variant)))
-		return "not selected by SCHED_STATE_TESTS";
-	if (!needs_module)
-		return NULL;
 	if (access("/sys/kernel/debug", X_OK))
-		return "debugfs is not mounted at /sys/kernel/debug";
+		return "debugfs not mounted";
 	if (access(SCHED_STATE_CONTROL, W_OK))
-		return "test_sched_state is not loaded (run sched_state.sh)";
+		return "test_sched_state not loaded";
 	return NULL;
 }
 
@@ -264,7 +219,6 @@ static bool kmsg_has(int fd, const char *needle)
 FIXTURE(child) {
 	pid_t pid;
 	bool traced;
-	bool skip;	/* 6.1's harness runs the test after SKIP in setup */
 };
 
 /* "proc" checks /proc only; "module" also checks the raw state bits. */
@@ -285,13 +239,10 @@ FIXTURE_VARIANT_ADD(child, module) {
 
 FIXTURE_SETUP(child)
 {
-	const char *why = unavailable(_metadata, variant->name, variant->raw);
+	const char *why = variant->raw ? no_module() : NULL;
 
-	if (why) {
-		self->skip = true;
-		SKIP(return, "%s: %s", test_name(_metadata, variant->name),
-		     why);
-	}
+	if (why)
+		SKIP(return, "%s", why);
 }
 
 FIXTURE_TEARDOWN(child)
@@ -334,8 +285,6 @@ static pid_t fork_pausing_child(void)
 /* A child spinning in user space is running. */
 TEST_F(child, busy_loop_is_R)
 {
-	if (self->skip)
-		return;
 	self->pid = fork();
 	ASSERT_LE(0, self->pid);
 	if (self->pid == 0) {
@@ -352,8 +301,6 @@ TEST_F(child, pipe_read_sleeps_S)
 	int fds[2], status;
 	char c;
 
-	if (self->skip)
-		return;
 	ASSERT_EQ(0, pipe(fds));
 	self->pid = fork();
 	ASSERT_LE(0, self->pid);
@@ -380,8 +327,6 @@ TEST_F(child, sigstop_stops_T)
 {
 	int status;
 
-	if (self->skip)
-		return;
 	self->pid = fork_pausing_child();
 	ASSERT_LE(0, self->pid);
 	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
@@ -401,8 +346,6 @@ TEST_F(child, ptrace_stop_is_t)
 {
 	int status;
 
-	if (self->skip)
-		return;
 	self->pid = fork_pausing_child();
 	ASSERT_LE(0, self->pid);
 	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
@@ -441,8 +384,6 @@ TEST_F(child, unreaped_exit_is_Z)
 {
 	siginfo_t info = {};
 
-	if (self->skip)
-		return;
 	self->pid = fork();
 	ASSERT_LE(0, self->pid);
 	if (self->pid == 0)
@@ -460,7 +401,6 @@ TEST_F(child, unreaped_exit_is_Z)
 /* A module kthread asleep in one of the module's states. */
 FIXTURE(kthread) {
 	pid_t pid;
-	bool skip;	/* 6.1's harness runs the test after SKIP in setup */
 };
 
 /* The state's name for the module, and what the kernel must then show. */
@@ -530,19 +470,11 @@ FIXTURE_VARIANT_ADD(kthread, killable_freezable) {
 
 FIXTURE_SETUP(kthread)
 {
-	const char *why = unavailable(_metadata, variant->name, true);
+	const char *why = no_module();
 
-	if (!why) {
-		self->pid = kthread_start(variant->name);
-		if (self->pid == -EOPNOTSUPP)
-			why = "this kernel has no such state";
-	}
-	if (why) {
-		self->pid = 0;
-		self->skip = true;
-		SKIP(return, "%s: %s", test_name(_metadata, variant->name),
-		     why);
-	}
+	if (why)
+		SKIP(return, "%s", why);
+	self->pid = kthread_start(variant->name);
 	/* nothing may fail after this: a failed setup gets no teardown */
 	ASSERT_LT(0, self->pid);
 }
@@ -558,8 +490,6 @@ TEST_F(kthread, reports_state)
 {
 	unsigned int raw, exit_state;
 
-	if (self->skip)
-		return;
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
 	ASSERT_EQ(variant->letter, status_letter(self->pid));
 	ASSERT_EQ(0, raw_state(self->pid, &raw, &exit_state));
@@ -570,8 +500,6 @@ TEST_F(kthread, reports_state)
 /* wake_up_process() wakes S, D and I sleepers (not P); they sleep again. */
 TEST_F(kthread, wake_up_process)
 {
-	if (self->skip)
-		return;
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
 	ASSERT_EQ(variant->woken_by_wake_up_process, wake("wake", self->pid));
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
@@ -580,8 +508,6 @@ TEST_F(kthread, wake_up_process)
 /* The TASK_INTERRUPTIBLE wake mask wakes S sleepers only. */
 TEST_F(kthread, wake_interruptible_mask)
 {
-	if (self->skip)
-		return;
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
 	ASSERT_EQ(variant->woken_by_interruptible_mask,
 		  wake("wake_interruptible", self->pid));
@@ -591,8 +517,6 @@ TEST_F(kthread, wake_interruptible_mask)
 /* kthread_stop() ends it whatever it sleeps in, and it leaves /proc. */
 TEST_F(kthread, stops)
 {
-	if (self->skip)
-		return;
 	ASSERT_EQ(0, kthread_stop(self->pid));
 	ASSERT_EQ(0, wait_for_letter(self->pid, 0));
 	self->pid = 0;
@@ -609,7 +533,6 @@ struct sleeper {
 
 FIXTURE(sleep) {
 	struct sleeper child;
-	bool skip;
 };
 
 FIXTURE_VARIANT(sleep) {
@@ -712,14 +635,11 @@ static void sleeper_asleep(struct __test_metadata *_metadata,
 
 FIXTURE_SETUP(sleep)
 {
-	const char *why = unavailable(_metadata, variant->name, true);
+	const char *why = no_module();
 
 	self->child.result = -1;
-	if (why) {
-		self->skip = true;
-		SKIP(return, "%s: %s", test_name(_metadata, variant->name),
-		     why);
-	}
+	if (why)
+		SKIP(return, "%s", why);
 }
 
 FIXTURE_TEARDOWN(sleep)
@@ -736,8 +656,6 @@ FIXTURE_TEARDOWN(sleep)
 /* wake_up_process() ends the sleep, and the task is TASK_RUNNING again. */
 TEST_F(sleep, wake_up_process)
 {
-	if (self->skip)
-		return;
 	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
 	ASSERT_EQ(1, wake("wake", self->child.pid));
 	ASSERT_STREQ("wake 0x0\n", sleeper_result(&self->child));
@@ -746,8 +664,6 @@ TEST_F(sleep, wake_up_process)
 /* The TASK_INTERRUPTIBLE mask wakes an S sleeper, and leaves D and I be. */
 TEST_F(sleep, wake_interruptible_mask)
 {
-	if (self->skip)
-		return;
 	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
 	ASSERT_EQ(variant->woken_by_interruptible_mask,
 		  wake("wake_interruptible", self->child.pid));
@@ -761,8 +677,6 @@ TEST_F(sleep, wake_interruptible_mask)
 /* A non-fatal signal interrupts an S sleep (-EINTR), not a D or I one. */
 TEST_F(sleep, signal)
 {
-	if (self->skip)
-		return;
 	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
 	ASSERT_EQ(0, kill(self->child.pid, SIGUSR1));
 	if (variant->woken_by_signal) {
@@ -782,8 +696,6 @@ TEST_F(sleep, sigkill)
 {
 	int status;
 
-	if (self->skip)
-		return;
 	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
 	ASSERT_EQ(0, kill(self->child.pid, SIGKILL));
 	if (!variant->woken_by_sigkill) {
@@ -800,8 +712,6 @@ TEST_F(sleep, sigkill)
 /* A sleep nobody ends times out, back in TASK_RUNNING. */
 TEST_F(sleep, times_out)
 {
-	if (self->skip)
-		return;
 	ASSERT_LT(0, start_sleeper(&self->child, variant->name, 100));
 	ASSERT_STREQ("timeout 0x0\n", sleeper_result(&self->child));
 }
@@ -809,8 +719,6 @@ TEST_F(sleep, times_out)
 /* A wait whose condition already holds never sleeps, and leaves RUNNING. */
 TEST_F(sleep, returns_to_running)
 {
-	if (self->skip)
-		return;
 	ASSERT_LT(0, start_sleeper(&self->child, variant->name, 0));
 	ASSERT_STREQ("now 0x0\n", sleeper_result(&self->child));
 }
@@ -820,7 +728,6 @@ TEST_F(sleep, returns_to_running)
 
 FIXTURE(load) {
 	pid_t pids[LOAD_THREADS];
-	bool skip;
 };
 
 FIXTURE_VARIANT(load) {
@@ -845,13 +752,10 @@ FIXTURE_VARIANT_ADD(load, idle) {
 
 FIXTURE_SETUP(load)
 {
-	const char *why = unavailable(_metadata, variant->name, true);
+	const char *why = no_module();
 
-	if (why) {
-		self->skip = true;
-		SKIP(return, "%s: %s", test_name(_metadata, variant->name),
-		     why);
-	}
+	if (why)
+		SKIP(return, "%s", why);
 }
 
 FIXTURE_TEARDOWN(load)
@@ -887,8 +791,6 @@ TEST_F_TIMEOUT(load, loadavg, 60)
 	double before, after;
 	int i;
 
-	if (self->skip)
-		return;
 	before = load1();
 	ASSERT_LE(0, before);
 	for (i = 0; i < LOAD_THREADS; i++) {
@@ -912,7 +814,6 @@ FIXTURE(hung_task) {
 	pid_t pid;
 	int kmsg;
 	char timeout[32], warnings[32];
-	bool skip;
 };
 
 FIXTURE_VARIANT(hung_task) {
@@ -972,18 +873,15 @@ static bool hung_task_panics(void)
 
 FIXTURE_SETUP(hung_task)
 {
-	const char *why = unavailable(_metadata, variant->name, true);
+	const char *why = no_module();
 
 	self->kmsg = -1;
 	if (!why && access(HUNG_SYSCTL "timeout_secs", W_OK))
-		why = "no hung-task detector (CONFIG_DETECT_HUNG_TASK)";
+		why = "needs CONFIG_DETECT_HUNG_TASK";
 	if (!why && hung_task_panics())
-		why = "kernel.hung_task_panic is set: the report would panic";
-	if (why) {
-		self->skip = true;
-		SKIP(return, "%s: %s", test_name(_metadata, variant->name),
-		     why);
-	}
+		why = "kernel.hung_task_panic is set";
+	if (why)
+		SKIP(return, "%s", why);
 	self->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
 	ASSERT_LE(0, self->kmsg);
 	ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
@@ -1014,8 +912,6 @@ TEST_F(hung_task, detector)
 	bool seen = false;
 	int ms;
 
-	if (self->skip)
-		return;
 	self->pid = kthread_start(variant->name);
 	ASSERT_LT(0, self->pid);
 	/* the run's dmesg scan accepts this pid's report inside the window */
@@ -1066,19 +962,17 @@ FIXTURE_TEARDOWN(race)
  */
 TEST_F_TIMEOUT(race, lost_wakeups, 120)
 {
-	const char *why = unavailable(_metadata, variant->name, true);
+	const char *why = no_module();
 	unsigned int done, lost;
 	char reply[64];
 	int ret;
 
 	if (why)
-		SKIP(return, "%s: %s", test_name(_metadata, variant->name),
-		     why);
+		SKIP(return, "%s", why);
 	ret = control(reply, sizeof(reply), "race %s %u\n", variant->name,
 		      RACE_ROUNDS);
 	if (ret == -EOPNOTSUPP)
-		SKIP(return, "%s: needs two online CPUs",
-		     test_name(_metadata, variant->name));
+		SKIP(return, "needs two online CPUs");
 	ASSERT_EQ(0, ret);
 	ret = sscanf(reply, "%u %u", &done, &lost);
 	ASSERT_EQ(2, ret);
@@ -1098,17 +992,16 @@ TEST_F_TIMEOUT(race, lost_wakeups, 120)
  */
 TEST(rtlock_keeps_wakeup)
 {
-	const char *why = unavailable(_metadata, "", true);
+	const char *why = no_module();
 	unsigned int after;
 	int woke, blocked, ret;
 	char reply[64];
 
 	if (why)
-		SKIP(return, "%s: %s", test_name(_metadata, ""), why);
+		SKIP(return, "%s", why);
 	ret = control(reply, sizeof(reply), "rtlock\n");
 	if (ret == -EOPNOTSUPP)
-		SKIP(return, "%s: needs CONFIG_PREEMPT_RT",
-		     test_name(_metadata, ""));
+		SKIP(return, "needs CONFIG_PREEMPT_RT");
 	ASSERT_EQ(0, ret);
 	ret = sscanf(reply, "%x %d %d", &after, &woke, &blocked);
 	ASSERT_EQ(3, ret);
@@ -1146,11 +1039,11 @@ TEST(control_rejects_bad_requests)
 		{ "race rmb 10\n",		EINVAL },
 		{ "rtlock now\n",		EINVAL },
 	};
-	const char *why = unavailable(_metadata, "", true);
+	const char *why = no_module();
 	unsigned int i;
 
 	if (why)
-		SKIP(return, "%s: %s", test_name(_metadata, ""), why);
+		SKIP(return, "%s", why);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		const char *req = bad[i].req;
 
