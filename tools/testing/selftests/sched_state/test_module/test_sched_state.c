@@ -33,22 +33,20 @@
 
 #include "../sched_state.h"
 
+/* kzalloc_obj(): v7.0, and backported to some stable trees; not in 6.1 */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
+#endif
+
 /* Bounds what a caller can make the module hold or do at once. */
 #define MAX_SLEEPERS	64
 #define MAX_SLEEP_MS	60000
 #define MAX_ROUNDS	1000000
 
 /*
- * The states a task can be asked to sleep in.  A state this kernel does not
- * have is listed with 0, so that asking for it fails with -EOPNOTSUPP rather
- * than -EINVAL.  "parked" is reached through kthread_park(), not here.
+ * The states a task can be asked to sleep in.  "parked" is reached through
+ * kthread_park(), not here.
  */
-#ifdef TASK_FREEZABLE
-#define FREEZABLE(state)	((state) | TASK_FREEZABLE)
-#else
-#define FREEZABLE(state)	0
-#endif
-
 static const struct {
 	const char *name;
 	unsigned int state;
@@ -58,8 +56,8 @@ static const struct {
 	{ "killable",			TASK_KILLABLE },
 	{ "idle",			TASK_IDLE },
 	{ "parked",			TASK_INTERRUPTIBLE },
-	{ "interruptible_freezable",	FREEZABLE(TASK_INTERRUPTIBLE) },
-	{ "killable_freezable",		FREEZABLE(TASK_KILLABLE) },
+	{ "interruptible_freezable",	TASK_FREEZABLE | TASK_INTERRUPTIBLE },
+	{ "killable_freezable",		TASK_FREEZABLE | TASK_KILLABLE },
 };
 
 /* One fault at a time, chosen at load time; each breaks one semantic. */
@@ -201,7 +199,7 @@ static int parse_state(const char *arg, unsigned int *i)
 {
 	for (*i = 0; *i < ARRAY_SIZE(states); (*i)++)
 		if (!strcmp(arg, states[*i].name))
-			return states[*i].state ? 0 : -EOPNOTSUPP;
+			return 0;
 	return -EINVAL;
 }
 
@@ -246,7 +244,7 @@ static int cmd_kthread(char **argv, char *reply, size_t len)
 	ret = parse_state(argv[1], &i);
 	if (ret)
 		return ret;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	task = kthread_create(kthread_sleeper_fn, s, "sched_state/%s",
@@ -566,7 +564,7 @@ static int cmd_race(char **argv, char *reply, size_t len)
 		return -EINVAL;
 	if (num_online_cpus() < 2)
 		return -EOPNOTSUPP;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc_obj(*r, GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
 	r->rounds = rounds;
@@ -639,7 +637,7 @@ static int cmd_rtlock(char **argv, char *reply, size_t len)
 	int woke, blocked, ret;
 	u64 deadline;
 
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
+	t = kzalloc_obj(*t, GFP_KERNEL);
 	if (!t)
 		return -ENOMEM;
 	spin_lock_init(&t->lock);
@@ -884,7 +882,7 @@ static int cmd_bench(char **argv, char *reply, size_t len)
 	if (nr_cpus * NR_BENCH_VARIANTS * BENCH_LINE_LEN(repeats) >= len)
 		return -E2BIG;
 
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	b = kzalloc_obj(*b, GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	b->calls = calls;
