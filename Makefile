@@ -3,20 +3,25 @@
 # sched_state: a kselftest for task states under set_current_state().
 # This Makefile drives the tooling around the overlay; see README.md.
 #
-#   make run     build, boot Debian's 6.1 kernel in QEMU, run the suite
+#   make run     build, boot the mainline kernel in QEMU, run the suite
 #                (then a quick benchmark run in the same kernel)
-#   make check   the whole gate (what CI runs)
-#   make bench   the commit's two benchmarks in QEMU, generic vs rt (QUICK=1)
+#   make check   the gate CI runs: the mainline kernels in full, one suite
+#                run on every other kernel, the static and build gates
+#   make check-full  all of it on every kernel
+#   make bench   the commit's two benchmarks in QEMU, mainline vs
+#                mainline-rt (QUICK=1)
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
 #   make patches the overlay as a git format-patch series in build/patches/
 #                (CHECK=1: git am, build and checkpatch each patch)
 #
-# Knobs: KERNEL=generic|rt, KSRC=, KDIR=, KIMAGE=, BUILD= (see scripts/lib.sh)
+# Knobs: KERNEL= (a name of scripts/kernels.tsv: mainline, mainline-rt,
+# debug, 6.12, 6.12-rt, 6.1, 6.1-rt), MAINLINE=X.Y, KSRC=, KDIR=, KIMAGE=,
+# BUILD= (see scripts/lib.sh)
 
-# KERNEL, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
+# KERNEL, MAINLINE, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
 # or the environment; exporting them here would export them empty when unset.
 
-.PHONY: help deps tree build run check checkpatch bench bench-host patches clean
+.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -38,6 +43,9 @@ run: tree
 
 check:
 	@scripts/check.sh
+
+check-full:
+	@scripts/check.sh --full
 
 checkpatch: tree
 	@scripts/checkpatch.sh

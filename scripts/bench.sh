@@ -59,7 +59,6 @@ dump() { echo "# BENCH_JSON_BEGIN \$1"; [ -f /tmp/\$1.json ] && p </tmp/\$1.json
 echo 'TAP version 13'
 echo '1..2'
 ko=test_module/test_sched_state.ko
-[ -f \$ko ] || ko=test_sched_state.ko
 { insmod \$ko && ./set_state_bench ${lat[*]} -o /tmp/latency.json; echo \$? >/tmp/rc; rmmod test_sched_state; } 2>&1 | p
 dump latency
 res 1 set_state_bench \$(cat /tmp/rc)

@@ -2,6 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The whole gate: every check runs, each says PASS or FAIL, and the last line
 # counts them.  Exits non-zero if any failed.
+#
+#   check.sh          what CI runs: the mainline kernels in full (suite, fault
+#                     injection, hostile input and lifecycle), the debug
+#                     kernel, one suite run on every other kernel of
+#                     scripts/kernels.tsv, and the static and build gates
+#   check.sh --full   all that, and fault injection, hostile input and
+#                     lifecycle on every kernel
 . "$(dirname "$0")/lib.sh"
 set +e
 
@@ -26,7 +33,7 @@ host_kselftest()
 	grep -q "^ok 1 selftests: sched_state: sched_state_test$" "$log" &&
 	grep -q "^ok 2 selftests: sched_state: sched_state.sh # SKIP$" "$log" &&
 	[ "$(grep -c "^# ok [0-9]* child\.proc\." "$log")" -eq 5 ] &&
-	[ "$(grep "^# ok [0-9]* " "$log" | grep -vc "^# ok [0-9]* child\.proc\.\|^# ok [0-9]* # SKIP [A-Za-z_.]*: .")" -eq 0 ] &&
+	[ "$(grep "^# ok [0-9]* " "$log" | grep -vc "^# ok [0-9]* child\.proc\.\|^# ok [0-9]* [A-Za-z_.]* # SKIP [a-z].")" -eq 0 ] &&
 	! grep -q "not ok" "$log"
 }
 
@@ -67,36 +74,73 @@ non_root_skips()
 	[ $rc -eq 4 ] && echo "$out" | grep -q "^1..0 # SKIP .*root"
 }
 
+full=0
+case ${1:-} in
+--full) full=1 ;;
+"") ;;
+*) die "usage: $0 [--full]" ;;
+esac
+
+# kdir NAME: the kernel's build tree (kernel.sh builds or unpacks it once)
+kdir()
+{
+	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null; echo "$KDIR")
+}
+
+# the suite on kernel $1, and, in full, the proofs that its checks can fail
+kernel_gates()
+{
+	local k=$1 all=$2
+
+	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/run.sh"
+	gate "TAP consumers on the $k run (prove, kunit.py parse)" consumers "$k"
+	[ "$all" = 1 ] || return 0
+	gate "fault injection on the $k kernel (every guarding check fails)" \
+		env KERNEL="$k" "$TOP/scripts/faults.sh"
+	gate "hostile input and lifecycle on the $k kernel" \
+		env KERNEL="$k" "$TOP/scripts/stress.sh"
+}
+
+rm -f "$BUILD/matrix.txt"
 gate "deps and tree" bash -c '"$0"/deps.sh && "$0"/prepare-tree.sh' "$TOP/scripts"
 gate "checkpatch --strict" "$TOP/scripts/checkpatch.sh"
-gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
-	"$TOP/scripts/static.sh"
 gate "README lists every fault" readme_faults
 gate "compare.py statistics self-test" python3 "$TOP/scripts/compare.py" --self-test
 gate "docs build adds no warning" "$TOP/scripts/docs.sh"
 gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
-gate "patch series: git am, builds and checkpatch at every step" "$TOP/scripts/patches.sh" --check
-# The debug kernel takes minutes to build the first time; the VM gates below
-# leave a core mostly idle, so build it meanwhile, at the lowest priority.
-# Its gate waits for it (debug-kernel.sh holds a lock) and rebuilds in the
-# foreground if this build failed, showing why.
+
+# The kernels built from the mainline tree take minutes each the first
+# time: build mainline now, and the others meanwhile at the lowest priority
+# while the VM gates leave a core mostly idle.  Their gates wait for them
+# (kernel.sh holds a lock per kernel) and show why if a build failed.
+gate "the mainline kernel builds" "$TOP/scripts/kernel.sh" mainline
 mkdir -p "$BUILD"
-setsid nice -n 19 "$TOP/scripts/debug-kernel.sh" >"$BUILD/debug-kernel.bg.log" 2>&1 &
+setsid nice -n 19 bash -c '"$0" mainline-rt && "$0" debug' "$TOP/scripts/kernel.sh" \
+	>"$BUILD/kernels.bg.log" 2>&1 &
 bg=$!
 trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
-say "check.sh: building the debug kernel in the background (log: $BUILD/debug-kernel.bg.log)"
-for k in generic rt; do
-	gate "VM run on the $k kernel" env KERNEL=$k "$TOP/scripts/run.sh"
-	gate "TAP consumers on the $k run (prove, kunit.py parse)" consumers $k
-	gate "fault injection on the $k kernel (every guarding check fails)" \
-		env KERNEL=$k "$TOP/scripts/faults.sh"
-	gate "hostile input and lifecycle on the $k kernel" \
-		env KERNEL=$k "$TOP/scripts/stress.sh"
+say "check.sh: building mainline-rt and debug in the background (log: $BUILD/kernels.bg.log)"
+
+gate "patch series: git am, builds and checkpatch at every step" \
+	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
+kernel_gates mainline 1
+for k in $("$TOP/scripts/kernel.sh" --list); do
+	case $k in
+	mainline|mainline-rt|debug) ;;
+	*) kernel_gates "$k" $full ;;
+	esac
 done
+kernel_gates mainline-rt 1
+gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
+	env STATIC_KDIRS="$(kdir mainline) $(kdir mainline-rt)" "$TOP/scripts/static.sh"
+gate "module build and clean matrix (KDIR untouched)" \
+	env MATRIX_ODIR="$(kdir mainline)" "$TOP/scripts/build-matrix.sh"
 wait $bg || true
 gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak scans" \
 	"$TOP/scripts/debug-run.sh"
 gate "make kselftest on the host kernel" host_kselftest
 gate "harness as non-root exits 4" non_root_skips
 
-gates check
+echo "matrix ($BUILD/matrix.txt):"
+sed 's/^/  /' "$BUILD/matrix.txt" 2>/dev/null || echo "  (none)"
+gates "check$([ $full = 1 ] && echo -full)"

@@ -4,16 +4,16 @@
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(
-	linux-source-6.1		# the kselftest framework, checkpatch, kunit.py
-	linux-image-amd64 linux-headers-amd64
-	linux-image-rt-amd64 linux-headers-rt-amd64
+	# kernels and the mainline tree are unpacked from Debian's archive
+	# by scripts/debian.sh, not installed
+	ca-certificates dpkg-dev	# its private apt roots; dpkg-source
 	qemu-system-x86 busybox-static cpio	# the VM and its initramfs
 	rsync				# lib.mk's install rule
-	bc bison flex libelf-dev libssl-dev	# configuring the tree
+	bc bison flex libelf-dev libssl-dev	# configuring and building kernels
 	file gcc make perl python3 xz-utils
-	sparse clang coccinelle ocaml		# the static gates
+	clang coccinelle ocaml		# the static gates (sparse: scripts/sparse.sh)
 	python3-sphinx python3-sphinx-rtd-theme	# the docs build
-	git					# make patches
+	git python3-ply python3-git		# make patches; checkpatch runs spdxcheck.py
 	gnuplot-nox				# compare.py's plots
 )
 

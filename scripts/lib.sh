@@ -138,7 +138,6 @@ p() { while IFS= read -r l || [ -n "\$l" ]; do echo "# \$l"; done; }
 res() { case \$3 in 0) echo "ok \$1 \$2" ;; *) echo "not ok \$1 \$2 # exit \$3" ;; esac; }
 echo '1..2'
 ko=test_module/test_sched_state.ko
-[ -f \$ko ] || ko=test_sched_state.ko
 {
 	insmod \$ko && ./sched_state_fuzz $fuzz; echo \$? >/tmp/rc
 	rmmod test_sched_state || echo 1 >/tmp/rc
