@@ -13,6 +13,10 @@
 
 set -euo pipefail
 
+# Debian's python3 and tools first: deps.sh installs their modules
+# (checkpatch's spdxcheck.py needs python3-ply and python3-git)
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 # what outlives a clone: apt roots, unpacked kernels, built kernels
