@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build test_sched_state with W=1, then clean it, against each KDIR:
 #   mainline    an in-tree build of the mainline tree (small PREEMPT_RT config,
-#               built once in $BUILD/build-matrix/linux)
+#               built once in $CACHE/build-matrix)
 #   mainline-O  a mainline make O= build dir: MATRIX_ODIR, else the newest
 #               complete one of that version scripts/kernel.sh built in
 #               $CACHE/kernels; also "make O=dir kselftest-all
 #               TARGETS=sched_state KDIR=<it>" from the top of a mainline tree
-#   6.12, 6.1   Debian's headers, unpacked once into $CACHE/build-matrix
+#   6.12, 6.1   Debian's headers (scripts/kernel.sh)
 # A KDIR fails if a build fails or warns, if a clean leaves the module behind,
 # or if anything in KDIR changed (Module.symvers by checksum).
 . "$(dirname "$0")/lib.sh"
@@ -85,10 +85,10 @@ check()
 
 # (a) a hard-linked copy, allnoconfig plus a fragment; once vmlinux.o exists,
 # make modules writes Module.symvers
-tree=$out/linux
+tree=$CACHE/build-matrix/$(basename "$(dirname "$pristine")")
 if [ "$(cat "$tree/.build-matrix-done" 2>/dev/null)" != "$pristine" ]; then
 	say "build-matrix: in-tree $version in $tree (once; log: $out/linux.log)"
-	rm -rf "$tree" && cp -al "$pristine" "$tree"
+	rm -rf "$tree" && mkdir -p "$(dirname "$tree")" && cp -al "$pristine" "$tree"
 	{ printf 'CONFIG_%s\n' 64BIT=y EXPERT=y PREEMPT_RT=y; cat "$overlay/config"; } >"$out/small.config"
 	{ make -C "$tree" KCONFIG_ALLCONFIG="$out/small.config" allnoconfig &&
 	  make -C "$tree" -j2 vmlinux_o && make -C "$tree" -j2 modules; } >"$out/linux.log" 2>&1 &&
@@ -106,23 +106,10 @@ done
 [ -n "$odir" ] && check mainline-O "$odir" kselftest ||
 	result mainline-O "" "no mainline $version make O= build dir: set MATRIX_ODIR"
 
-# (c) Debian's headers: the flavour's Makefile includes /usr/src/...-common
-debian()
-{
-	local dir=$CACHE/build-matrix/$2 k=$CACHE/build-matrix/$2/usr/src/$2
-
-	[ -n "$2" ] || { result "$1" "" "no Debian headers package found"; return; }
-	[ -f "$dir/done" ] || { rm -rf "$dir" &&
-		"$TOP/scripts/debian.sh" unpack amd64 "$dir" "$2" "${2%-amd64}-common" "$3" >&2 &&
-		sed "s|^include /usr/src/|include $dir/usr/src/|" "$k/Makefile" >"$k/Makefile.new" &&
-		mv "$k/Makefile.new" "$k/Makefile" && touch "$dir/done"; } ||
-		{ result "$1" "" "unpacking $2 failed"; return; }
-	check "$1" "$k"
-}
-h=$("$TOP/scripts/debian.sh" newest amd64 'linux-headers-6\.12\.[0-9]+\+deb12-amd64')
-v=${h#linux-headers-}
-debian 6.12 "$h" "linux-kbuild-${v%-amd64}"
-debian 6.1 "$("$TOP/scripts/debian.sh" newest amd64 'linux-headers-6\.1\.0-[0-9]+-amd64')" linux-kbuild-6.1
+# (c) Debian's headers, as scripts/kernel.sh unpacks them
+for k in 6.12 6.1; do
+	check "$k" "$(KERNEL=$k KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")"
+done
 
 echo "build-matrix ($version): $ok passed, $bad failed"
 [ "$bad" -eq 0 ]
