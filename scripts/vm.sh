@@ -7,16 +7,9 @@
 #
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
 #              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--expect-failures]
-#              [--arch ARCH]
 # --expect-failures: "not ok" lines do not fail the run (the caller judges
 # them, as for fault injection); everything else still does.
-# --arch: the kernel's line of scripts/arches.tsv (default $KARCH, which
-# lib.sh's pick_kernel exports, else x86_64): the QEMU binary, machine, CPU,
-# console and how the kernel log and the TAP leave the guest.  For an arch
-# that is cross-compiled, the guest's busybox, dash and timeout (and their
-# libraries) are the arch's Debian packages, unpacked by scripts/debian.sh
-# into $SCHED_STATE_CACHE/userland/<debian arch>, never installed.
-# env:   KVM=auto|on|off (default auto; a foreign arch never has KVM)
+# env:   KVM=auto|on|off (default auto)
 set -euo pipefail
 
 # Kernel log lines (grep -E, case-sensitive) that count as a kernel report.
@@ -34,9 +27,6 @@ DMESG_PATTERNS=(
 	'UBSAN:'
 	'kmemleak:.*suspected memory leak'
 	'Call Trace:'
-	'Call trace:'				# arm64's stack dumps
-	'Internal error:'			# arm, arm64: die()
-	'Unable to handle kernel'		# arm, arm64: a fault in the kernel
 	'RIP:'
 	'do not call blocking ops when !TASK_RUNNING'
 	'Kernel panic'
@@ -44,10 +34,8 @@ DMESG_PATTERNS=(
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
 msg() { echo "vm.sh: $*"; }
-HERE=$(cd "$(dirname "$0")" && pwd)
 
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='./run_kselftest.sh -c sched_state'
-ARCH_NAME=${KARCH:-x86_64}
 EXTRA=() EXPECT_FAILURES=
 while (($#)); do
 	if [[ $1 == --expect-failures ]]; then
@@ -63,7 +51,6 @@ while (($#)); do
 	--timeout) TIMEOUT=$2 ;;
 	--guest-cmd) GUEST_CMD=$2 ;;
 	--extra) EXTRA+=("$2") ;;
-	--arch) ARCH_NAME=$2 ;;
 	*) die "unknown option $1" ;;
 	esac
 	shift 2
@@ -73,19 +60,11 @@ KVM=${KVM:-auto}
 ((EUID == 0)) || die "run me as root (the initramfs needs a /dev/console made by mknod)"
 
 need() { command -v "$1" >/dev/null || die "$1 not found; install it: apt-get install $2"; }
-# the arch's line of arches.tsv, as lib.sh's arch_set reads it
-row=$(awk -v a="$ARCH_NAME" '!/^#/ && NF && ($1 == a || $2 == a)' "$HERE/arches.tsv" | head -n 1)
-[[ -n $row ]] || die "--arch $ARCH_NAME: not in $HERE/arches.tsv"
-read -r A_ARCH A_DEBIAN _ A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE A_STREAMS _ <<<"$row"
-[[ $A_CROSS != - ]] || A_CROSS=
-[[ $A_MACHINE != - ]] || A_MACHINE=
-[[ $A_STREAMS =~ ^(serial|virtio)$ ]] || die "arches.tsv: $A_ARCH: unknown streams '$A_STREAMS'"
-need "$A_QEMU" "the qemu-system-* package with $A_QEMU (scripts/deps.sh)"
+need qemu-system-x86_64 qemu-system-x86
+need busybox busybox-static
 need cpio cpio
-[[ -n $A_CROSS ]] || need busybox busybox-static
-[[ -n $A_CROSS || -x /usr/bin/timeout ]] || die "/usr/bin/timeout not found; install it: apt-get install coreutils"
-[[ -n $A_CROSS || -x /bin/dash ]] || die "/bin/dash not found; install it: apt-get install dash"
-[[ -z $A_CROSS ]] || need readelf binutils
+[[ -x /usr/bin/timeout ]] || die "/usr/bin/timeout not found; install it: apt-get install coreutils"
+[[ -x /bin/dash ]] || die "/bin/dash not found; install it: apt-get install dash"
 [[ -n $KIMAGE && -n $KSFT && -n $OUT ]] || die "--kimage, --ksft and --out are required"
 [[ -f $KIMAGE ]] || die "kernel image $KIMAGE not found; pass an existing bzImage/vmlinuz with --kimage"
 [[ -f $KSFT/run_kselftest.sh ]] || die "$KSFT/run_kselftest.sh not found; install kselftests with 'make -C tools/testing/selftests install INSTALL_PATH=$KSFT'"
@@ -94,89 +73,29 @@ need cpio cpio
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 
-# USERLAND: where the guest's busybox, dash and timeout come from: this
-# machine, or the arch's packages unpacked once into the cache
-USERLAND_PKGS="busybox-static dash coreutils libc6"
-userland() {
-	local d=${SCHED_STATE_CACHE:-/var/cache/sched_state}/userland/$A_DEBIAN
-	if [[ -z $A_CROSS ]]; then
-		USERLAND=/
-		return
-	fi
-	USERLAND=$d
-	mkdir -p "$(dirname "$d")"
-	exec 7>"$d.lock"
-	flock 7
-	if [[ $(cat "$d/.pkgs" 2>/dev/null) != "$USERLAND_PKGS" ]]; then
-		msg "unpacking $A_DEBIAN's $USERLAND_PKGS into $d"
-		rm -rf "$d"
-		"$HERE/debian.sh" unpack "$A_DEBIAN" "$d" $USERLAND_PKGS ||
-			die "could not unpack $A_DEBIAN's $USERLAND_PKGS"
-		echo "$USERLAND_PKGS" >"$d/.pkgs"
-	fi
-	exec 7>&-
-	local f
-	for f in bin/busybox bin/dash usr/bin/timeout; do
-		[[ -f $d/$f ]] || die "$d/$f: not in $A_DEBIAN's $USERLAND_PKGS"
-	done
-}
-
-# mkroot DIR: a root with busybox applets, /etc/passwd and a /dev/console.
-# A busybox that cannot run here lists its applets in the guest (see init).
+# mkroot DIR: a root with busybox applets, /etc/passwd and a /dev/console
 mkroot() {
 	local r=$1 a
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,dev,etc,proc,root,sys/kernel/debug,tmp,usr/bin,usr/local/bin}
-	if [[ $USERLAND == / ]]; then
-		cp "$(command -v busybox)" "$r/bin/busybox"
-		for a in $(busybox --list); do
-			# "busybox" is in the list too; linking it onto itself makes /init ELOOP
-			[[ $a == busybox ]] || ln -sf busybox "$r/bin/$a"
-		done
-	else
-		cp "$USERLAND/bin/busybox" "$r/bin/busybox"
-	fi
+	cp "$(command -v busybox)" "$r/bin/busybox"
+	for a in $(busybox --list); do
+		# "busybox" is in the list too; linking it onto itself makes /init ELOOP
+		[[ $a == busybox ]] || ln -sf busybox "$r/bin/$a"
+	done
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$r/etc/passwd"
 	mknod -m 600 "$r/dev/console" c 5 1
 }
 
-# addlibs ROOT: copy the shared libraries every ELF file in ROOT needs, from
-# this machine (ldd), or, for a foreign USERLAND, from there: each file's
-# interpreter and DT_NEEDED libraries, found in USERLAND's library
-# directories, and theirs in turn
+# addlibs ROOT: copy the shared libraries every ELF file in ROOT needs
 addlibs() {
-	local f l p
-	if [[ $USERLAND == / ]]; then
-		while IFS= read -r -d '' f; do
-			[[ $(head -c 4 "$f" | tr -d '\0') == $'\x7fELF' ]] || continue
-			for l in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*'); do
-				[[ -e $1$l ]] || cp -L --parents "$l" "$1/"
-			done
-		done < <(find "$1" -type f -print0)
-		return
-	fi
-	local -a todo=()
-	while IFS= read -r -d '' f; do todo+=("$f"); done < <(find "$1" -type f -print0)
-	while ((${#todo[@]})); do
-		f=${todo[0]}
-		todo=("${todo[@]:1}")
+	local f l
+	while IFS= read -r -d '' f; do
 		[[ $(head -c 4 "$f" | tr -d '\0') == $'\x7fELF' ]] || continue
-		for l in $(readelf -lW "$f" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p') \
-			 $(readelf -dW "$f" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)]$/\1/p'); do
-			if [[ $l == /* ]]; then
-				p=$l
-			else
-				p=$(cd "$USERLAND" && ls -d {usr/,}lib/*/"$l" {usr/,}lib/"$l" 2>/dev/null | head -n 1)
-				[[ -n $p ]] || die "$f needs $l: not in $USERLAND"
-				p=/$p
-			fi
-			[[ -e $1$p ]] && continue
-			[[ -e $USERLAND$p ]] || die "$f needs $p: not in $USERLAND"
-			mkdir -p "$1$(dirname "$p")"
-			cp -L "$USERLAND$p" "$1$p"
-			todo+=("$1$p")
+		for l in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*'); do
+			[[ -e $1$l ]] || cp -L --parents "$l" "$1/"
 		done
-	done
+	done < <(find "$1" -type f -print0)
 }
 
 # mkcpio ROOT FILE
@@ -188,8 +107,8 @@ mkinitrd() {
 	cp -a "$KSFT/." "$r/kselftest/"
 	# busybox sh runs its applets ahead of PATH, so it would never run the
 	# sed below; dash (Debian's /bin/sh, as in real installs) searches PATH
-	cp --remove-destination "${USERLAND%/}/bin/dash" "$r/bin/sh"
-	cp "${USERLAND%/}/usr/bin/timeout" "$r/usr/bin/timeout"
+	cp --remove-destination /bin/dash "$r/bin/sh"
+	cp /usr/bin/timeout "$r/usr/bin/timeout"
 	for d in "${EXTRA[@]}"; do
 		cp -a "$d/." "$r/"
 	done
@@ -202,38 +121,12 @@ mkinitrd() {
 	[ "$*" = "-e s/^/# /" ] || exec busybox sed "$@"
 	while IFS= read -r l || [ -n "$l" ]; do printf '# %s\n' "$l"; done
 	EOF
-	# the kernel log and the TAP go to their own streams: serial ports, or
-	# virtio-serial ports found by name
-	case $A_STREAMS in
-	serial) streams='kmsg=/dev/ttyS1 tap=/dev/ttyS2' ;;
-	virtio) streams='kmsg=$(vport kmsg) && tap=$(vport tap) || fail "no virtio-serial port kmsg or tap"' ;;
-	esac
-	{
-	cat <<-'EOF'
+	cat >"$r/init" <<-'EOF'
 	#!/bin/sh
 	export PATH=/usr/local/bin:/bin:/usr/bin HOME=/root
-	fail() { echo "SCHED_STATE_GUEST: $*"; poweroff -f; }
-	# a busybox that could not run on the host links its applets here
-	[ -e /bin/mount ] || for a in $(busybox --list); do
-		[ "$a" = busybox ] || [ -e "/bin/$a" ] || ln -s busybox "/bin/$a"
-	done
-	# vport NAME: the device of the virtio-serial port NAME (waits 10 s)
-	vport() {
-		for i in $(seq 100); do
-			for p in /sys/class/virtio-ports/*; do
-				[ "$(cat "$p/name" 2>/dev/null)" = "$1" ] && [ -e "/dev/${p##*/}" ] &&
-					echo "/dev/${p##*/}" && return 0
-			done
-			sleep 0.1
-		done
-		return 1
-	}
 	mount -t proc proc /proc
 	mount -t sysfs sysfs /sys
 	mount -t devtmpfs devtmpfs /dev
-	EOF
-	echo "$streams"
-	cat <<-'EOF'
 	# devtmpfs lacks these; runner.sh writes nested TAP to /dev/stdout
 	ln -s /proc/self/fd /dev/fd
 	ln -s fd/0 /dev/stdin
@@ -241,15 +134,14 @@ mkinitrd() {
 	ln -s fd/2 /dev/stderr
 	mount -t tmpfs tmpfs /tmp
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-	cat /proc/kmsg >"$kmsg" &
+	cat /proc/kmsg >/dev/ttyS1 &
 	echo "SCHED_STATE_GUEST: booted"
 	cd /kselftest
-	{ sh /guest.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
+	{ sh /guest.sh; echo $? >/tmp/rc; } 2>&1 | tee /dev/ttyS2
 	sleep 1
 	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc)"
 	poweroff -f
 	EOF
-	} >"$r/init"
 	chmod +x "$r/init" "$r/usr/local/bin/sed"
 	mkcpio "$r" "$OUT/initramfs.cpio.gz"
 	rm -rf "$r"
@@ -257,9 +149,9 @@ mkinitrd() {
 
 # qemu ARGS...: start QEMU in the background with what every boot shares
 qemu() {
-	"$A_QEMU" ${A_MACHINE:+-M "$A_MACHINE"} -m 1G -smp 2 -display none -no-reboot -monitor none \
+	qemu-system-x86_64 -m 1G -smp 2 -display none -no-reboot -monitor none \
 		-nic none -kernel "$KIMAGE" \
-		-append "console=$A_CONSOLE quiet panic=-1 loglevel=4" "$@" \
+		-append "console=ttyS0 quiet panic=-1 loglevel=4" "$@" \
 		</dev/null >>"$OUT/qemu.log" 2>&1 &
 }
 
@@ -286,10 +178,7 @@ pickaccel() {
 	local cache
 	cache=$(dirname "$OUT")/kvm-probe.$(basename "$KIMAGE").$(stat -c %Y "$KIMAGE")
 	ACCEL=tcg
-	if [[ -n $A_CROSS ]]; then
-		[[ $KVM != on ]] || die "KVM=on: an $A_ARCH guest cannot use this machine's KVM"
-		WHY="an $A_ARCH guest on $(uname -m)"
-	elif [[ $KVM == off ]]; then
+	if [[ $KVM == off ]]; then
 		WHY="KVM=off"
 	elif [[ $KVM == on ]]; then
 		ACCEL=kvm WHY="KVM=on"
@@ -339,15 +228,7 @@ unexpected() {
 		sub(/.*:/, "", pid)
 		if ((pid + 0) in open) { inreport = 1; accepted++; next }
 	}
-	# x86 closes the trace with </TASK>; where a "Call trace:" has no
-	# <TASK> (arm64), the report ends at its first line that is no frame
-	inreport {
-		if (/<\/TASK>/) { inreport = 0; trace = 0; after = 1; next }
-		if (/Call [Tt]race:/) { trace = 1; next }
-		if (trace == 1 && /<TASK>/) { trace = 2; next }
-		if (trace != 1 || /^\[ *[0-9.]+\] +(\[[0-9a-f]+\] +)*(\? )?[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/) next
-		inreport = 0; trace = 0; after = 1
-	}
+	inreport { if (/<\/TASK>/) { inreport = 0; after = 1 } next }
 	# with lockdep the detector then dumps every lock held (ending in a
 	# row of "="): part of the accepted report
 	after && /Showing all locks held in the system:/ { inlocks = 1; next }
@@ -379,23 +260,16 @@ if [[ ${VM_LOCK:-/tmp/sched_state-vm.lock} != none ]]; then
 	flock -n 8 || { msg "waiting for another guest to finish"; flock 8; }
 fi
 rm -rf "$OUT"/{console.*,kmsg.log,ktap.*,dmesg.log,qemu.log,kvm-probe}
-userland
 msg "building initramfs in $OUT"
 mkinitrd
 pickaccel
 if [[ $ACCEL == kvm ]]; then
 	accel=(-enable-kvm -cpu host)
 else
-	accel=(-accel 'tcg,thread=multi' -cpu "$A_CPU")
+	accel=(-accel 'tcg,thread=multi' -cpu max)
 fi
-case $A_STREAMS in
-serial) streams=(-serial "file:$OUT/kmsg.log" -serial "file:$OUT/ktap.raw") ;;
-virtio) streams=(-device virtio-serial-pci,id=vs
-	-chardev "file,id=kmsg,path=$OUT/kmsg.log" -device virtserialport,bus=vs.0,chardev=kmsg,name=kmsg
-	-chardev "file,id=tap,path=$OUT/ktap.raw" -device virtserialport,bus=vs.0,chardev=tap,name=tap) ;;
-esac
-qemu -serial "file:$OUT/console.log" "${streams[@]}" \
-	-initrd "$OUT/initramfs.cpio.gz" "${accel[@]}"
+qemu -serial "file:$OUT/console.log" -serial "file:$OUT/kmsg.log" \
+	-serial "file:$OUT/ktap.raw" -initrd "$OUT/initramfs.cpio.gz" "${accel[@]}"
 qpid=$!
 trap 'kill $qpid 2>/dev/null || true' EXIT
 tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | clean &
