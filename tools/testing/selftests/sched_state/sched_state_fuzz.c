@@ -23,6 +23,9 @@
 #ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
 #define _GNU_SOURCE
 #endif
+/* pwrite() at 1 << 40 and LLONG_MAX: a 64-bit off_t on 32-bit too */
+#define _FILE_OFFSET_BITS 64
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +41,8 @@
 
 #include "../kselftest.h"
 #include "sched_state_user.h"
+
+static_assert(sizeof(off_t) == sizeof(long long), "off_t is not 64-bit");
 
 #define DEFAULT_INPUTS	10000
 #define HUGE_INPUT	9000		/* past a page */
@@ -565,8 +570,7 @@ static size_t gen(char *buf)
 static void check_reply(const char *file, int fd, const struct expect *e)
 {
 	char reply[REPLY_LEN], part[REPLY_LEN];
-	ssize_t n, m;
-	off_t off;
+	ssize_t n, m, off, want;
 
 	reads++;
 	n = pread(fd, reply, sizeof(reply) - 1, 0);
@@ -580,13 +584,13 @@ static void check_reply(const char *file, int fd, const struct expect *e)
 		failures++;
 		ksft_print_msg("%s: state of our own pid: '%s'\n", file, reply);
 	}
-	off = below(n + 3);
+	off = below(n + 3);	/* within the reply, or just past it */
+	want = off < n ? n - off : 0;
 	m = pread(fd, part, sizeof(part), off);
-	if (m != (off < n ? n - off : 0) ||
-	    (m > 0 && memcmp(part, reply + off, m))) {
+	if (m != want || (m > 0 && memcmp(part, reply + off, m))) {
 		failures++;
-		ksft_print_msg("%s: pread at %lld: %zd bytes, expected %zd\n",
-			       file, (long long)off, m, off < n ? n - off : 0);
+		ksft_print_msg("%s: pread at %zd: %zd bytes, expected %zd\n",
+			       file, off, m, want);
 	}
 	if (pread(fd, part, 1, -1 - (off_t)below(100)) != -1 || errno != EINVAL) {
 		failures++;
