@@ -22,19 +22,26 @@ consumers()
 	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$tap"
 }
 
-# A developer's path on this host's kernel, which cannot load modules: the
-# module-free tests pass, every module-backed one skips with a reason.
+# A developer's path on this host's kernel, which cannot load modules: one
+# entry, sched_state.sh, which passes (exit 0); inside it the module-free
+# tests pass, every module-backed one skips with a reason, each test
+# reports once, and the names pass names.py as the farms would make them.
 host_kselftest()
 {
-	local log=$BUILD/host-kselftest.log
+	local log=$BUILD/host-kselftest.log results plan proc
 
 	make -C "$KSRC" kselftest TARGETS=sched_state 2>&1 | cat >"$log"
 	cat "$log"
-	grep -q "^ok 1 selftests: sched_state: sched_state_test$" "$log" &&
-	grep -q "^ok 2 selftests: sched_state: sched_state.sh # SKIP$" "$log" &&
-	[ "$(grep -c "^# ok [0-9]* child\.proc\." "$log")" -eq 5 ] &&
-	[ "$(grep "^# ok [0-9]* " "$log" | grep -vc "^# ok [0-9]* child\.proc\.\|^# ok [0-9]* [A-Za-z_.]* # SKIP [a-z].")" -eq 0 ] &&
-	! grep -q "not ok" "$log"
+	results=$(grep -E "^# (not )?ok [0-9]+ " "$log")
+	plan=$(sed -n 's/^# 1\.\.\([0-9][0-9]*\)$/\1/p' "$log")
+	proc='^# ok [0-9]+ child\.proc\.[A-Za-z_]+$'
+	[ "$(grep -cE "^(not )?ok [0-9]+ " "$log")" -eq 1 ] &&
+	grep -q "^ok 1 selftests: sched_state: sched_state.sh$" "$log" &&
+	[ -n "$plan" ] && [ "$(grep -c . <<<"$results")" -eq "$plan" ] &&
+	[ "$(grep -cE "$proc" <<<"$results")" -eq 5 ] &&
+	[ "$(grep -vE "$proc|^# ok [0-9]+ [A-Za-z_.]+ # SKIP [a-z]" <<<"$results" | grep -c .)" -eq 0 ] &&
+	! grep -q "not ok" "$log" &&
+	python3 "$TOP/scripts/names.py" "$log"
 }
 
 # get_maintainer.pl sends the new files to the scheduler maintainers.
@@ -131,6 +138,10 @@ for k in $("$TOP/scripts/kernel.sh" --list); do
 	esac
 done
 kernel_gates mainline-rt 1
+# shellcheck disable=SC2046
+gate "names as the CI farms parse them: once each, short, the same on every kernel" \
+	python3 "$TOP/scripts/names.py" $(for k in $("$TOP/scripts/kernel.sh" --list); do
+		[ "$k" = debug ] || echo "$BUILD/$k/vm/ktap.tap"; done)
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
 	env STATIC_KDIRS="$(kdir mainline) $(kdir mainline-rt)" "$TOP/scripts/static.sh"
 gate "module build and clean matrix (KDIR untouched)" \
