@@ -223,7 +223,9 @@ Add tools/testing/selftests/sched_state/:
   debugfs file (its protocol is in sched_state.h), which puts kthreads
   or the caller to sleep in a named state and reads raw state bits;
 - sched_state.sh, which loads the module, runs the harness and always
-  unloads it; it skips (4) without root, modules, debugfs or the module;
+  unloads it; it skips (4) without root, and without modules, debugfs
+  or the module it still runs the harness, whose module-backed tests
+  then skip with that reason;
 - sched_state_fuzz and sched_state_lifecycle.sh, not run by default:
   10,000 hostile inputs per debugfs file, each expected to fail with the
   errno a model of the parser predicts; 100 load/unload cycles with
