@@ -5,6 +5,10 @@
 #
 #   make run     build, boot the mainline kernel in QEMU, run the suite
 #                (then a quick benchmark run in the same kernel)
+#   make run ARCH=arm64  the same on another arch of scripts/arches.tsv
+#                (x86_64, the default; arm64, ppc64le, arm), in TCG: its first
+#                kernel in scripts/kernels.tsv, or KERNEL= among its own
+#                (ARCH=arm64 KERNEL=6.12-rt: the line 6.12-rt-arm64)
 #   make check   the gate CI runs: the mainline kernels in full, one suite
 #                run on every other kernel, the static and build gates
 #   make check-full  all of it on every kernel
@@ -16,10 +20,16 @@
 #
 # Knobs: KERNEL= (a name of scripts/kernels.tsv: mainline, mainline-rt,
 # debug, 6.12, 6.12-rt, 6.1, 6.1-rt), MAINLINE=X.Y, KSRC=, KDIR=, KIMAGE=,
-# BUILD= (see scripts/lib.sh)
+# BUILD=, ARCH= (see scripts/lib.sh)
 
 # KERNEL, MAINLINE, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
 # or the environment; exporting them here would export them empty when unset.
+# ARCH does not: every kernel Makefile reads it, and the makes the scripts
+# run (make tree configuring KSRC for this machine) must not inherit it.
+# The scripts that pick a kernel get it on their command line.
+unexport ARCH
+MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
+WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
 
 .PHONY: help deps tree build run check check-full checkpatch bench bench-host patches clean
 
@@ -33,12 +43,12 @@ tree: deps
 	@scripts/prepare-tree.sh
 
 build: tree
-	@scripts/build.sh
+	@$(WITH_ARCH) scripts/build.sh
 
 # The suite's verdict is make's; a failing benchmark after it only says so.
 run: tree
-	@scripts/run.sh
-	@QUICK=1 scripts/bench.sh && b=done || b="FAILED (not part of the suite's verdict)"; \
+	@$(WITH_ARCH) scripts/run.sh
+	@$(WITH_ARCH) QUICK=1 scripts/bench.sh && b=done || b="FAILED (not part of the suite's verdict)"; \
 	echo "==> make run: the suite passed; the quick benchmark $$b" >&2
 
 check:
@@ -51,7 +61,7 @@ checkpatch: tree
 	@scripts/checkpatch.sh
 
 bench: tree
-	@scripts/bench.sh
+	@$(WITH_ARCH) scripts/bench.sh
 
 bench-host: tree
 	@scripts/bench-host.sh

@@ -2,28 +2,70 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install sched_state for the kernel under test into $BUILD/$KNAME/kselftest,
 # the tree a CI farm would ship, as LKFT runs a new selftest on an old
-# kernel: the programs are built once, in the mainline tree KSRC, with the
-# selftests' own install target; the module is built for this kernel,
-# against its KDIR, with the module's own Makefile.  Prints the tree.
+# kernel: the programs are built once per arch, in the mainline tree KSRC,
+# with the selftests' own install target; the module is built for this
+# kernel, against its KDIR, with the module's own Makefile.  Prints the tree.
+#
+# For an arch that scripts/arches.tsv cross-compiles, both go through kbuild
+# and the selftests Makefile with its ARCH and CROSS_COMPILE: the programs
+# static, in a make O= directory of its own that first gets KSRC's uapi
+# headers for the arch (make O= headers, as kselftest.rst says).
 . "$(dirname "$0")/lib.sh"
 pick_kernel
+arch_set "$KARCH"
+# ARCH= named the kernel; kbuild and the selftests get the arch's own ARCH
+# below, where they need one, and must not take that name from the environment
+unset ARCH
 
-progs=$BUILD/programs
+progs=$BUILD/programs-$KARCH
 out=$BUILD/$KNAME/kselftest
 mod=$BUILD/$KNAME/module
 log=$BUILD/$KNAME/build.log
+plog=$BUILD/programs-$KARCH.log
+cross=()
+[ -z "$A_CROSS" ] || cross=(ARCH="$A_KARCH" CROSS_COMPILE="$A_CROSS")
 mkdir -p "$BUILD/$KNAME"
-say "building sched_state's programs in $KSRC"
-make -s -C "$SELFTESTS" TARGETS=sched_state KDIR=/nonexistent \
-	install INSTALL_PATH="$progs" >"$BUILD/programs.log" 2>&1 ||
-	{ tail -n 30 "$BUILD/programs.log"; die "build failed; log: $BUILD/programs.log"; }
+
+# o_dir: print the arch's O= directory with KSRC's uapi headers for it.
+# kbuild refuses O= on a tree configured in place, as KSRC is: they are made
+# from a clean copy, hard-linked (nothing writes through a link), once per
+# KSRC and version.
+o_dir()
+{
+	local o=$BUILD/o-$KARCH src=$BUILD/o-$KARCH.src stamp
+
+	stamp="$(realpath "$KSRC") $(make -s -C "$KSRC" kernelversion) $(cat "$KSRC/.sched_state-pristine" 2>/dev/null)"
+	if [ "$(cat "$o/.headers" 2>/dev/null)" != "$stamp" ]; then
+		say "installing $KSRC's uapi headers for $A_KARCH in $o"
+		rm -rf "$o" "$src"
+		cp -al "$KSRC" "$src" 2>/dev/null || cp -a "$KSRC" "$src"
+		rm -rf "$src/.config" "$src/include/config" "$src"/arch/*/include/generated
+		make -s -C "$src" O="$o" "${cross[@]}" headers >"$plog" 2>&1 ||
+			{ tail -n 30 "$plog"; die "make ARCH=$A_KARCH headers failed; log: $plog"; }
+		rm -rf "$src"
+		echo "$stamp" >"$o/.headers"
+	fi
+	echo "$o"
+}
+
+if [ ${#cross[@]} -eq 0 ]; then
+	say "building sched_state's programs in $KSRC"
+	pmake=()
+else
+	o=$(o_dir)
+	say "building sched_state's programs for $KARCH in $KSRC (static, O=$o)"
+	pmake=("${cross[@]}" O="$o" USERLDFLAGS=-static)
+fi
+make -s -C "$SELFTESTS" TARGETS=sched_state KDIR=/nonexistent "${pmake[@]}" \
+	install INSTALL_PATH="$progs" >"$plog" 2>&1 ||
+	{ tail -n 30 "$plog"; die "build failed; log: $plog"; }
 
 say "building test_sched_state.ko for $KNAME ($KVER, KDIR=$KDIR)"
 rm -rf "$mod" "$out"
 mkdir -p "$mod"
 # the module includes the directory's headers as ../
 cp -r "$SELFTESTS"/sched_state/{*.h,test_module} "$mod/"
-make -C "$mod/test_module" KDIR="$KDIR" >"$log" 2>&1 &&
+make -C "$mod/test_module" KDIR="$KDIR" "${cross[@]}" >"$log" 2>&1 &&
 	[ -f "$mod/test_module/test_sched_state.ko" ] ||
 	{ tail -n 30 "$log"; die "test_sched_state.ko did not build for $KNAME; log: $log"; }
 cp -a "$progs" "$out"

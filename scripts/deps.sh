@@ -8,6 +8,11 @@ pkgs=(
 	# by scripts/debian.sh, not installed
 	ca-certificates dpkg-dev	# its private apt roots; dpkg-source
 	qemu-system-x86 busybox-static cpio	# the VM and its initramfs
+	# the other arches of scripts/arches.tsv: their QEMU and cross
+	# compilers (their busybox, dash and libc: vm.sh unpacks them)
+	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+	qemu-system-ppc gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
 	rsync				# lib.mk's install rule
 	bc bison flex libelf-dev libssl-dev	# configuring and building kernels
 	file gcc make perl python3 xz-utils

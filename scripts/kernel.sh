@@ -6,7 +6,7 @@
 # KIMAGE, KDIR, KVER and KFROM (what it is made from).
 #
 #   kernel.sh NAME     make it (cached in $CACHE/kernels), print its directory
-#   kernel.sh --list   the names
+#   kernel.sh --list [ARCH]  the names (ARCH's only)
 . "$(dirname "$0")/lib.sh"
 
 TABLE=$TOP/scripts/kernels.tsv
@@ -16,15 +16,20 @@ JOBS=${JOBS:-$(nproc)}
 
 rows() { grep -v '^#' "$TABLE" | awk 'NF'; }
 
-[ $# -eq 1 ] || die "usage: $0 NAME|--list"
+[ $# -eq 1 ] || [ "${1:-}" = --list ] && [ $# -le 2 ] || die "usage: $0 NAME|--list [ARCH]"
 if [ "$1" = --list ]; then
-	rows | awk '{ print $1 }'
+	a=
+	[ $# -eq 1 ] || a=$(arch_row "$2" | awk '{ print $1 }') || exit
+	rows | awk -v a="$a" 'a == "" || $2 == a { print $1 }'
 	exit 0
 fi
 name=$1
-read -r _ arch from what < <(rows | awk -v n="$name" '$1 == n') ||
+read -r _ arch from _ _ what < <(rows | awk -v n="$name" '$1 == n') ||
 	die "KERNEL=$name: not in scripts/kernels.tsv; known: $(rows | awk '{ printf "%s ", $1 }')"
-read -r _ debarch _ _ image _ < <(arch_row "$arch")
+arch_set "$arch"
+debarch=$A_DEBIAN image=$A_IMAGE
+# the build tree's host programs (fixdep, modpost) run on this machine
+hostarch=$(dpkg --print-architecture)
 
 mkdir -p "$CACHE/kernels"
 
@@ -89,6 +94,8 @@ build_kernel()
 		return
 	fi
 	say "kernel $name: building $(cat "$(dirname "$src")/done") into $out (log: $dir/build.log, some minutes, once)"
+	# for kbuild and merge_config.sh alike
+	export ARCH=$A_KARCH CROSS_COMPILE=$A_CROSS
 	rm -rf "$dir"
 	mkdir -p "$out"
 	log=$dir/build.log
@@ -110,7 +117,7 @@ build_kernel()
 
 unpack_kernel()
 {
-	local pkg ver abi headers deps dir root mk
+	local pkg ver abi headers deps kbuild dir root mk
 
 	pkg=$("$TOP/scripts/debian.sh" newest "$debarch" "$what")
 	[ -n "$pkg" ] || die "kernel $name: no package matching '$what' in Debian's archive"
@@ -125,11 +132,15 @@ unpack_kernel()
 		return
 	fi
 	headers=linux-headers-$abi
-	deps=$("$TOP/scripts/debian.sh" depends "$debarch" "$headers" 'linux-(headers|kbuild)-.*')
-	say "kernel $name: unpacking $pkg $ver and $headers" $deps
+	deps=$("$TOP/scripts/debian.sh" depends "$debarch" "$headers" 'linux-headers-.*')
+	# linux-kbuild's programs run here: this machine's arch, the same version
+	# (the headers' scripts and tools link to it, relative to the root)
+	kbuild=$("$TOP/scripts/debian.sh" depends "$debarch" "$headers" 'linux-kbuild-.*')
+	say "kernel $name: unpacking $pkg $ver and $headers" $deps "and $hostarch's" $kbuild
 	rm -rf "$dir"
 	root=$dir/root
 	"$TOP/scripts/debian.sh" unpack "$debarch" "$root" "$pkg=$ver" "$headers" $deps
+	[ -z "$kbuild" ] || "$TOP/scripts/debian.sh" unpack "$hostarch" "$root" "$kbuild=$ver"
 	# the flavour's Makefile includes the common headers by absolute path
 	mk=$root/usr/src/$headers/Makefile
 	sed "s|^include /usr/src/|include $root/usr/src/|" "$mk" >"$mk.new" && mv "$mk.new" "$mk"

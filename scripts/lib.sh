@@ -6,7 +6,10 @@
 #           archive, sid or experimental; scripts/mainline.sh)
 #   KSRC    kernel source tree to build in   (default: $BUILD/linux, a copy of
 #           that mainline tree with the overlay; one's own tree otherwise)
-#   KERNEL  a name of scripts/kernels.tsv    (default: mainline)
+#   KERNEL  a name of scripts/kernels.tsv    (default: mainline, or ARCH's
+#           first kernel there)
+#   ARCH    an arch of scripts/arches.tsv, or its Debian name: KERNEL=<n>
+#           names its line "<n>" or "<n>-<arch>" (default: KERNEL's arch)
 #   KIMAGE  one's own kernel image to boot   (instead of KERNEL)
 #   KDIR    kernel build tree for the module (default: KERNEL's)
 #   BUILD   where everything generated goes  (default: ./build)
@@ -69,11 +72,47 @@ gates()
 	[ "$failed" -eq 0 ]
 }
 
-# arch_row ARCH: ARCH's line of scripts/arches.tsv
+# arch_row ARCH: ARCH's line of scripts/arches.tsv (ARCH: its first or its
+# Debian name)
 arch_row()
 {
-	awk -v a="$1" '!/^#/ && $1 == a' "$TOP/scripts/arches.tsv" | grep . ||
-		die "arch $1: not in scripts/arches.tsv"
+	awk -v a="$1" '!/^#/ && NF && ($1 == a || $2 == a)' "$TOP/scripts/arches.tsv" |
+		head -n 1 | grep . ||
+		die "arch $1: not in scripts/arches.tsv; known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$TOP/scripts/arches.tsv")"
+}
+
+# arch_set ARCH: set A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU
+# A_CONSOLE A_STREAMS A_IMAGE from ARCH's line of scripts/arches.tsv ("-"
+# read as empty for A_CROSS and A_MACHINE)
+arch_set()
+{
+	local row
+
+	row=$(arch_row "$1") || exit
+	read -r A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE \
+		A_STREAMS A_IMAGE <<<"$row"
+	[ "$A_CROSS" != - ] || A_CROSS=
+	[ "$A_MACHINE" != - ] || A_MACHINE=
+}
+
+# kernel_name: the name of scripts/kernels.tsv that KERNEL and ARCH select:
+# without ARCH, KERNEL (default mainline); with it, among ARCH's lines, the
+# one named KERNEL or KERNEL-<arch>, or without KERNEL the first.
+kernel_name()
+{
+	local table=$TOP/scripts/kernels.tsv arch name
+
+	if [ -z "${ARCH:-}" ]; then
+		echo "${KERNEL:-mainline}"
+		return
+	fi
+	arch=$(arch_row "$ARCH" | awk '{ print $1 }') || exit
+	name=$(awk -v a="$arch" -v k="${KERNEL:-}" '
+		!/^#/ && NF && $2 == a && (k == "" || $1 == k || $1 == k "-" a) { print $1; exit }
+	' "$table")
+	[ -n "$name" ] ||
+		die "KERNEL=${KERNEL:-} ARCH=$ARCH: no such kernel in scripts/kernels.tsv; $arch has: $(awk -v a="$arch" '!/^#/ && $2 == a { printf "%s ", $1 }' "$table")"
+	echo "$name"
 }
 
 # The kernel release an image was built as, from the image's own header.
@@ -83,24 +122,29 @@ image_release()
 }
 
 # Set KNAME, KARCH, KIMAGE, KVER, KDIR and KFROM for the kernel under test:
-# KERNEL=<name of scripts/kernels.tsv> (default mainline), or one's own
-# KIMAGE= (with KDIR=, default its /lib/modules build tree).
+# KERNEL=<name of scripts/kernels.tsv> (default mainline) and ARCH= (see
+# kernel_name), or one's own KIMAGE= (with KDIR=, default its /lib/modules
+# build tree; ARCH=, default x86_64, says what it is for).  KARCH is
+# exported: vm.sh boots the kernel as its line of scripts/arches.tsv says.
 pick_kernel()
 {
-	local dir kdir=${KDIR:-}
+	local dir kdir=${KDIR:-} name
 
-	KERNEL=${KERNEL:-mainline}
 	if [ -n "${KIMAGE:-}" ]; then
 		[ -f "$KIMAGE" ] || die "KIMAGE=$KIMAGE: no such file"
-		KNAME=custom KARCH=x86_64 KFROM="KIMAGE=$KIMAGE"
+		KNAME=custom KARCH=$(arch_row "${ARCH:-x86_64}" | awk '{ print $1 }') || exit
+		KFROM="KIMAGE=$KIMAGE"
 		KVER=$(image_release "$KIMAGE")
 		[ -n "$KVER" ] || die "$KIMAGE: not a Linux kernel image"
 		KDIR=${kdir:-/lib/modules/$KVER/build}
 	else
-		dir=$("$TOP/scripts/kernel.sh" "$KERNEL") || exit
+		name=$(kernel_name) || exit
+		KERNEL=$name
+		dir=$("$TOP/scripts/kernel.sh" "$name") || exit
 		. "$dir/env"
 		KDIR=${kdir:-$KDIR}
 	fi
+	export KARCH
 	[ -f "$KDIR/Makefile" ] ||
 		die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
 }

@@ -7,9 +7,17 @@
 #
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
 #              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--expect-failures]
+#              [--arch ARCH]
 # --expect-failures: "not ok" lines do not fail the run (the caller judges
 # them, as for fault injection); everything else still does.
-# env:   KVM=auto|on|off (default auto)
+# --arch: the kernel's line of scripts/arches.tsv (default $KARCH, which
+# lib.sh's pick_kernel exports, else x86_64): the QEMU binary, machine, CPU,
+# console and how the kernel log and the TAP leave the guest (serial ports
+# or PCI serial ports: QEMU's pci-serial, the 8250_pci driver).  For an arch
+# that is cross-compiled, the guest's busybox, dash and timeout (and their
+# libraries) are the arch's Debian packages, unpacked by scripts/debian.sh
+# into $SCHED_STATE_CACHE/userland/<debian arch>, never installed.
+# env:   KVM=auto|on|off (default auto; a foreign arch never has KVM)
 set -euo pipefail
 
 # Kernel log lines (grep -E, case-sensitive) that count as a kernel report.
@@ -27,6 +35,9 @@ DMESG_PATTERNS=(
 	'UBSAN:'
 	'kmemleak:.*suspected memory leak'
 	'Call Trace:'
+	'Call trace:'				# arm64's stack dumps
+	'Internal error:'			# arm, arm64: die()
+	'Unable to handle kernel'		# arm, arm64: a fault in the kernel
 	'RIP:'
 	'do not call blocking ops when !TASK_RUNNING'
 	'Kernel panic'
@@ -34,8 +45,10 @@ DMESG_PATTERNS=(
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
 msg() { echo "vm.sh: $*"; }
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='./run_kselftest.sh -c sched_state'
+ARCH_NAME=${KARCH:-x86_64}
 EXTRA=() EXPECT_FAILURES=
 while (($#)); do
 	if [[ $1 == --expect-failures ]]; then
@@ -51,6 +64,7 @@ while (($#)); do
 	--timeout) TIMEOUT=$2 ;;
 	--guest-cmd) GUEST_CMD=$2 ;;
 	--extra) EXTRA+=("$2") ;;
+	--arch) ARCH_NAME=$2 ;;
 	*) die "unknown option $1" ;;
 	esac
 	shift 2
@@ -60,11 +74,19 @@ KVM=${KVM:-auto}
 ((EUID == 0)) || die "run me as root (the initramfs needs a /dev/console made by mknod)"
 
 need() { command -v "$1" >/dev/null || die "$1 not found; install it: apt-get install $2"; }
-need qemu-system-x86_64 qemu-system-x86
-need busybox busybox-static
+# the arch's line of arches.tsv, as lib.sh's arch_set reads it
+row=$(awk -v a="$ARCH_NAME" '!/^#/ && NF && ($1 == a || $2 == a)' "$HERE/arches.tsv" | head -n 1)
+[[ -n $row ]] || die "--arch $ARCH_NAME: not in $HERE/arches.tsv"
+read -r A_ARCH A_DEBIAN _ A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE A_STREAMS _ <<<"$row"
+[[ $A_CROSS != - ]] || A_CROSS=
+[[ $A_MACHINE != - ]] || A_MACHINE=
+[[ $A_STREAMS =~ ^(serial|pci)$ ]] || die "arches.tsv: $A_ARCH: unknown streams '$A_STREAMS'"
+need "$A_QEMU" "the qemu-system-* package with $A_QEMU (scripts/deps.sh)"
 need cpio cpio
-[[ -x /usr/bin/timeout ]] || die "/usr/bin/timeout not found; install it: apt-get install coreutils"
-[[ -x /bin/dash ]] || die "/bin/dash not found; install it: apt-get install dash"
+[[ -n $A_CROSS ]] || need busybox busybox-static
+[[ -n $A_CROSS || -x /usr/bin/timeout ]] || die "/usr/bin/timeout not found; install it: apt-get install coreutils"
+[[ -n $A_CROSS || -x /bin/dash ]] || die "/bin/dash not found; install it: apt-get install dash"
+[[ -z $A_CROSS ]] || need readelf binutils
 [[ -n $KIMAGE && -n $KSFT && -n $OUT ]] || die "--kimage, --ksft and --out are required"
 [[ -f $KIMAGE ]] || die "kernel image $KIMAGE not found; pass an existing bzImage/vmlinuz with --kimage"
 [[ -f $KSFT/run_kselftest.sh ]] || die "$KSFT/run_kselftest.sh not found; install kselftests with 'make -C tools/testing/selftests install INSTALL_PATH=$KSFT'"
@@ -73,42 +95,126 @@ need cpio cpio
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 
-# mkroot DIR: a root with busybox applets, /etc/passwd and a /dev/console
+# USERLAND: where the guest's busybox, dash and timeout come from: this
+# machine, or the arch's packages of this machine's Debian release,
+# unpacked once into the cache
+userland() {
+	local d=${SCHED_STATE_CACHE:-/var/cache/sched_state}/userland/$A_DEBIAN rel pkgs p
+	if [[ -z $A_CROSS ]]; then
+		USERLAND=/
+		return
+	fi
+	rel=$(. /etc/os-release && echo "$VERSION_CODENAME")
+	pkgs=
+	for p in busybox-static dash coreutils libc6; do pkgs+=" $p/$rel"; done
+	USERLAND=$d
+	mkdir -p "$(dirname "$d")"
+	exec 7>"$d.lock"
+	flock 7
+	if [[ $(cat "$d/.pkgs" 2>/dev/null) != "$pkgs" ]]; then
+		msg "unpacking $A_DEBIAN's$pkgs into $d"
+		rm -rf "$d"
+		"$HERE/debian.sh" unpack "$A_DEBIAN" "$d" $pkgs ||
+			die "could not unpack $A_DEBIAN's$pkgs"
+		echo "$pkgs" >"$d/.pkgs"
+	fi
+	exec 7>&-
+	for p in /bin/busybox /bin/dash /usr/bin/timeout; do
+		[[ -n $(ul "$p") ]] || die "$d: no $p in $A_DEBIAN's$pkgs"
+	done
+}
+
+# ul PATH: PATH in USERLAND, also where a merged /usr moved it, its
+# symbolic links followed inside USERLAND (libc6's /lib64/ld64.so.2 is an
+# absolute one)
+ul() {
+	local r=${USERLAND%/} f=$1 t i
+	for i in 1 2 3 4 5 6 7 8; do
+		[[ -e $r$f || -L $r$f ]] || [[ ! -e $r/usr$f && ! -L $r/usr$f ]] || f=/usr$f
+		if [[ -L $r$f ]]; then
+			t=$(readlink "$r$f")
+			[[ $t == /* ]] || t=$(dirname "$f")/$t
+			f=$t
+		elif [[ -e $r$f ]]; then
+			echo "$r$f"
+			return
+		else
+			return
+		fi
+	done
+}
+
+# mkroot DIR: a root with busybox applets, /etc/passwd and a /dev/console.
+# A busybox that cannot run here lists its applets in the guest (see init).
 mkroot() {
 	local r=$1 a
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,dev,etc,proc,root,sys/kernel/debug,tmp,usr/bin,usr/local/bin}
-	cp "$(command -v busybox)" "$r/bin/busybox"
-	for a in $(busybox --list); do
-		# "busybox" is in the list too; linking it onto itself makes /init ELOOP
-		[[ $a == busybox ]] || ln -sf busybox "$r/bin/$a"
-	done
+	if [[ $USERLAND == / ]]; then
+		cp "$(command -v busybox)" "$r/bin/busybox"
+		for a in $(busybox --list); do
+			# "busybox" is in the list too; linking it onto itself makes /init ELOOP
+			[[ $a == busybox ]] || ln -sf busybox "$r/bin/$a"
+		done
+	else
+		cp "$(ul /bin/busybox)" "$r/bin/busybox"
+	fi
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$r/etc/passwd"
 	mknod -m 600 "$r/dev/console" c 5 1
 }
 
-# addlibs ROOT: copy the shared libraries every ELF file in ROOT needs
+# addlibs ROOT: copy the shared libraries every ELF file in ROOT needs, from
+# this machine (ldd), or, for a foreign USERLAND, from there: each file's
+# interpreter and DT_NEEDED libraries, found in USERLAND's library
+# directories, and theirs in turn
 addlibs() {
-	local f l
-	while IFS= read -r -d '' f; do
+	local f l p c
+	if [[ $USERLAND == / ]]; then
+		while IFS= read -r -d '' f; do
+			[[ $(head -c 4 "$f" | tr -d '\0') == $'\x7fELF' ]] || continue
+			for l in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*'); do
+				[[ -e $1$l ]] || cp -L --parents "$l" "$1/"
+			done
+		done < <(find "$1" -type f -print0)
+		return
+	fi
+	local -a todo=()
+	while IFS= read -r -d '' f; do todo+=("$f"); done < <(find "$1" -type f -print0)
+	while ((${#todo[@]})); do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
 		[[ $(head -c 4 "$f" | tr -d '\0') == $'\x7fELF' ]] || continue
-		for l in $(ldd "$f" 2>/dev/null | grep -o '/[^ ]*'); do
-			[[ -e $1$l ]] || cp -L --parents "$l" "$1/"
+		for l in $(readelf -lW "$f" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p') \
+			 $(readelf -dW "$f" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)]$/\1/p'); do
+			if [[ $l == /* ]]; then
+				p=$l
+			else
+				p=
+				for c in "$USERLAND"/{,usr/}lib/*/"$l" "$USERLAND"/{,usr/}lib/"$l"; do
+					[[ -e $c ]] && { p=${c#"$USERLAND"}; break; }
+				done
+				[[ -n $p ]] || die "$f needs $l: not in $USERLAND"
+			fi
+			[[ -e $1$p ]] && continue
+			[[ -n $(ul "$p") ]] || die "$f needs $p: not in $USERLAND"
+			mkdir -p "$1$(dirname "$p")"
+			cp -L "$(ul "$p")" "$1$p"
+			todo+=("$1$p")
 		done
-	done < <(find "$1" -type f -print0)
+	done
 }
 
 # mkcpio ROOT FILE
 mkcpio() { (cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$2"; }
 
 mkinitrd() {
-	local r=$OUT/root
+	local r=$OUT/root streams
 	mkroot "$r"
 	cp -a "$KSFT/." "$r/kselftest/"
 	# busybox sh runs its applets ahead of PATH, so it would never run the
 	# sed below; dash (Debian's /bin/sh, as in real installs) searches PATH
-	cp --remove-destination /bin/dash "$r/bin/sh"
-	cp /usr/bin/timeout "$r/usr/bin/timeout"
+	cp --remove-destination "$(ul /bin/dash)" "$r/bin/sh"
+	cp "$(ul /usr/bin/timeout)" "$r/usr/bin/timeout"
 	for d in "${EXTRA[@]}"; do
 		cp -a "$d/." "$r/"
 	done
@@ -121,12 +227,40 @@ mkinitrd() {
 	[ "$*" = "-e s/^/# /" ] || exec busybox sed "$@"
 	while IFS= read -r l || [ -n "$l" ]; do printf '# %s\n' "$l"; done
 	EOF
-	cat >"$r/init" <<-'EOF'
+	# the kernel log and the TAP go to their own streams: the serial ports
+	# after the console's, or two PCI serial ports, found by their slots
+	case $A_STREAMS in
+	serial) streams='kmsg=/dev/ttyS1 tap=/dev/ttyS2' ;;
+	pci) streams="kmsg=\$(pcitty $KMSG_SLOT) && tap=\$(pcitty $TAP_SLOT) || fail 'no tty on PCI slot $KMSG_SLOT or $TAP_SLOT'" ;;
+	esac
+	{
+	cat <<-'EOF'
 	#!/bin/sh
 	export PATH=/usr/local/bin:/bin:/usr/bin HOME=/root
+	fail() { echo "SCHED_STATE_GUEST: $*"; poweroff -f; }
+	# a busybox that could not run on the host links its applets here
+	[ -e /bin/mount ] || for a in $(busybox --list); do
+		[ "$a" = busybox ] || [ -e "/bin/$a" ] || busybox ln -s busybox "/bin/$a"
+	done
+	# pcitty SLOT: the tty of the PCI serial device in SLOT of bus 0, its
+	# child or (from 6.5, serial core's port devices) grandchild (waits 10 s)
+	pcitty() {
+		for i in $(seq 100); do
+			for t in /sys/class/tty/ttyS*; do
+				case $(readlink -f "$t") in
+				*:00:$1.0/*) [ -e "/dev/${t##*/}" ] && echo "/dev/${t##*/}" && return 0 ;;
+				esac
+			done
+			sleep 0.1
+		done
+		return 1
+	}
 	mount -t proc proc /proc
 	mount -t sysfs sysfs /sys
 	mount -t devtmpfs devtmpfs /dev
+	EOF
+	echo "$streams"
+	cat <<-'EOF'
 	# devtmpfs lacks these; runner.sh writes nested TAP to /dev/stdout
 	ln -s /proc/self/fd /dev/fd
 	ln -s fd/0 /dev/stdin
@@ -134,14 +268,15 @@ mkinitrd() {
 	ln -s fd/2 /dev/stderr
 	mount -t tmpfs tmpfs /tmp
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-	cat /proc/kmsg >/dev/ttyS1 &
+	cat /proc/kmsg >"$kmsg" &
 	echo "SCHED_STATE_GUEST: booted"
 	cd /kselftest
-	{ sh /guest.sh; echo $? >/tmp/rc; } 2>&1 | tee /dev/ttyS2
+	{ sh /guest.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
 	sleep 1
 	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc)"
 	poweroff -f
 	EOF
+	} >"$r/init"
 	chmod +x "$r/init" "$r/usr/local/bin/sed"
 	mkcpio "$r" "$OUT/initramfs.cpio.gz"
 	rm -rf "$r"
@@ -149,9 +284,9 @@ mkinitrd() {
 
 # qemu ARGS...: start QEMU in the background with what every boot shares
 qemu() {
-	qemu-system-x86_64 -m 1G -smp 2 -display none -no-reboot -monitor none \
+	"$A_QEMU" ${A_MACHINE:+-M "$A_MACHINE"} -m 1G -smp 2 -display none -no-reboot -monitor none \
 		-nic none -kernel "$KIMAGE" \
-		-append "console=ttyS0 quiet panic=-1 loglevel=4" "$@" \
+		-append "console=$A_CONSOLE quiet panic=-1 loglevel=4" "$@" \
 		</dev/null >>"$OUT/qemu.log" 2>&1 &
 }
 
@@ -178,7 +313,10 @@ pickaccel() {
 	local cache
 	cache=$(dirname "$OUT")/kvm-probe.$(basename "$KIMAGE").$(stat -c %Y "$KIMAGE")
 	ACCEL=tcg
-	if [[ $KVM == off ]]; then
+	if [[ -n $A_CROSS ]]; then
+		[[ $KVM != on ]] || die "KVM=on: an $A_ARCH guest cannot use this machine's KVM"
+		WHY="a guest for $A_ARCH, on $(uname -m)"
+	elif [[ $KVM == off ]]; then
 		WHY="KVM=off"
 	elif [[ $KVM == on ]]; then
 		ACCEL=kvm WHY="KVM=on"
@@ -228,7 +366,15 @@ unexpected() {
 		sub(/.*:/, "", pid)
 		if ((pid + 0) in open) { inreport = 1; accepted++; next }
 	}
-	inreport { if (/<\/TASK>/) { inreport = 0; after = 1 } next }
+	# x86 closes the trace with </TASK>; where a "Call trace:" has no
+	# <TASK> (arm64), the report ends at its first line that is no frame
+	inreport {
+		if (/<\/TASK>/) { inreport = 0; trace = 0; after = 1; next }
+		if (/Call [Tt]race:/) { trace = 1; next }
+		if (trace == 1 && /<TASK>/) { trace = 2; next }
+		if (trace != 1 || /^\[ *[0-9.]+\] +(\[[0-9a-f]+\] +)*(\? )?[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/) next
+		inreport = 0; trace = 0; after = 1
+	}
 	# with lockdep the detector then dumps every lock held (ending in a
 	# row of "="): part of the accepted report
 	after && /Showing all locks held in the system:/ { inlocks = 1; next }
@@ -260,16 +406,24 @@ if [[ ${VM_LOCK:-/tmp/sched_state-vm.lock} != none ]]; then
 	flock -n 8 || { msg "waiting for another guest to finish"; flock 8; }
 fi
 rm -rf "$OUT"/{console.*,kmsg.log,ktap.*,dmesg.log,qemu.log,kvm-probe}
+userland
+# the PCI slots of the "pci" streams
+KMSG_SLOT=10 TAP_SLOT=11
 msg "building initramfs in $OUT"
 mkinitrd
 pickaccel
 if [[ $ACCEL == kvm ]]; then
 	accel=(-enable-kvm -cpu host)
 else
-	accel=(-accel 'tcg,thread=multi' -cpu max)
+	accel=(-accel 'tcg,thread=multi' -cpu "$A_CPU")
 fi
-qemu -serial "file:$OUT/console.log" -serial "file:$OUT/kmsg.log" \
-	-serial "file:$OUT/ktap.raw" -initrd "$OUT/initramfs.cpio.gz" "${accel[@]}"
+case $A_STREAMS in
+serial) streams=(-serial "file:$OUT/kmsg.log" -serial "file:$OUT/ktap.raw") ;;
+pci) streams=(-chardev "file,id=kmsg,path=$OUT/kmsg.log" -device "pci-serial,chardev=kmsg,addr=0x$KMSG_SLOT"
+	-chardev "file,id=tap,path=$OUT/ktap.raw" -device "pci-serial,chardev=tap,addr=0x$TAP_SLOT") ;;
+esac
+qemu -serial "file:$OUT/console.log" "${streams[@]}" \
+	-initrd "$OUT/initramfs.cpio.gz" "${accel[@]}"
 qpid=$!
 trap 'kill $qpid 2>/dev/null || true' EXIT
 tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | clean &
