@@ -3,12 +3,13 @@
 # The whole gate: every check runs, each says PASS or FAIL, and the last line
 # counts them.  Exits non-zero if any failed.
 #
-#   check.sh          what CI runs: the mainline kernels in full (suite, fault
-#                     injection, hostile input and lifecycle), the debug
-#                     kernel, one suite run on every other kernel of
-#                     scripts/kernels.tsv, and the static and build gates
-#   check.sh --full   all that, and fault injection, hostile input and
-#                     lifecycle on every kernel
+#   check.sh          what CI runs: on each kernel of scripts/kernels.tsv what
+#                     its "check" column says (the mainline kernels and one
+#                     arm64 kernel in full: suite, fault injection, hostile
+#                     input and lifecycle), the debug kernel, and the static
+#                     and build gates
+#   check.sh --full   the same with the "full" column: every kernel of every
+#                     arch, and in full one kernel per arch at least
 . "$(dirname "$0")/lib.sh"
 set +e
 
@@ -130,18 +131,19 @@ say "check.sh: building mainline-rt and debug in the background (log: $BUILD/ker
 
 gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
-kernel_gates mainline 1
-for k in $("$TOP/scripts/kernel.sh" --list); do
-	case $k in
-	mainline|mainline-rt|debug) ;;
-	*) kernel_gates "$k" $full ;;
-	esac
+# what the column says: "all", "suite" or "-"; the Debian kernels first,
+# while the ones built in the background are still building
+col=4
+[ $full = 0 ] || col=5
+mapfile -t plan < <(awk -v c=$col '!/^#/ && NF && $c != "-" { print $3, $1 ":" $c }' \
+	"$TOP/scripts/kernels.tsv" | sort -s -r -k1,1 | cut -d' ' -f2)
+taps=()
+for p in "${plan[@]}"; do
+	kernel_gates "${p%:*}" "$([ "${p#*:}" = all ] && echo 1 || echo 0)"
+	taps+=("$BUILD/${p%:*}/vm/ktap.tap")
 done
-kernel_gates mainline-rt 1
-# shellcheck disable=SC2046
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
-	python3 "$TOP/scripts/names.py" $(for k in $("$TOP/scripts/kernel.sh" --list); do
-		[ "$k" = debug ] || echo "$BUILD/$k/vm/ktap.tap"; done)
+	python3 "$TOP/scripts/names.py" "${taps[@]}"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
 	env STATIC_KDIRS="$(kdir mainline) $(kdir mainline-rt)" "$TOP/scripts/static.sh"
 gate "module build and clean matrix (KDIR untouched)" \
