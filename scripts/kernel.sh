@@ -78,7 +78,7 @@ build_kernel()
 	local src frags=() f key dir out log start
 
 	src=$("$TOP/scripts/mainline.sh")
-	frags=("$TOP/scripts/kconfig/base.config")
+	frags=("$TOP/scripts/kconfig/base.config" "$TOP/scripts/kconfig/$arch.config")
 	for f in ${what//-/}; do
 		frags+=("$TOP/scripts/kconfig/$f.config")
 	done
