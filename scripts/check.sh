@@ -117,26 +117,30 @@ gate "compare.py statistics self-test" python3 "$TOP/scripts/compare.py" --self-
 gate "docs build adds no warning" "$TOP/scripts/docs.sh"
 gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
 
-# The kernels built from the mainline tree take minutes each the first
-# time: build mainline now, and the others meanwhile at the lowest priority
-# while the VM gates leave a core mostly idle.  Their gates wait for them
-# (kernel.sh holds a lock per kernel) and show why if a build failed.
-gate "the mainline kernel builds" "$TOP/scripts/kernel.sh" mainline
-mkdir -p "$BUILD"
-setsid nice -n 19 bash -c '"$0" mainline-rt && "$0" debug' "$TOP/scripts/kernel.sh" \
-	>"$BUILD/kernels.bg.log" 2>&1 &
-bg=$!
-trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
-say "check.sh: building mainline-rt and debug in the background (log: $BUILD/kernels.bg.log)"
-
-gate "patch series: git am, builds and checkpatch at every step" \
-	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
-# what the column says: "all", "suite" or "-"; the Debian kernels first,
-# while the ones built in the background are still building
+# The kernels, each as its column of scripts/kernels.tsv says: "all",
+# "suite" or "-"; the Debian kernels first, while the others build.
 col=4
 [ $full = 0 ] || col=5
 mapfile -t plan < <(awk -v c=$col '!/^#/ && NF && $c != "-" { print $3, $1 ":" $c }' \
 	"$TOP/scripts/kernels.tsv" | sort -s -r -k1,1 | cut -d' ' -f2)
+
+# The kernels built from the mainline tree take minutes each the first
+# time: build mainline now, and the others the plan and the debug gate need
+# meanwhile at the lowest priority, while the VM gates leave a core mostly
+# idle.  Their gates wait for them (kernel.sh holds a lock per kernel) and
+# show why if a build failed.
+gate "the mainline kernel builds" "$TOP/scripts/kernel.sh" mainline
+mapfile -t later < <(awk -v c=$col '!/^#/ && $3 == "build" && $1 != "mainline" &&
+	($c != "-" || $1 == "debug") { print $1 }' "$TOP/scripts/kernels.tsv")
+mkdir -p "$BUILD"
+setsid nice -n 19 bash -c 'for k; do "$0" "$k"; done' "$TOP/scripts/kernel.sh" "${later[@]}" \
+	>"$BUILD/kernels.bg.log" 2>&1 &
+bg=$!
+trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
+say "check.sh: building ${later[*]} in the background (log: $BUILD/kernels.bg.log)"
+
+gate "patch series: git am, builds and checkpatch at every step" \
+	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
 taps=()
 for p in "${plan[@]}"; do
 	kernel_gates "${p%:*}" "$([ "${p#*:}" = all ] && echo 1 || echo 0)"
