@@ -9,9 +9,10 @@
 #                (x86_64, the default; arm64, ppc64le, arm), in TCG: its first
 #                kernel in scripts/kernels.tsv, or KERNEL= among its own
 #                (ARCH=arm64 KERNEL=6.12-rt: the line 6.12-rt-arm64)
-#   make check   the gate CI runs: the mainline kernels in full, one suite
-#                run on every other kernel, the static and build gates
-#   make check-full  all of it on every kernel
+#   make check   the gate CI runs: each kernel as the "check" column of
+#                scripts/kernels.tsv says (x86_64 and arm64), the static
+#                and build gates
+#   make check-full  the same by the "full" column: every kernel of every arch
 #   make bench   the commit's two benchmarks in QEMU, mainline vs
 #                mainline-rt (QUICK=1)
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
@@ -19,7 +20,7 @@
 #                (CHECK=1: git am, build and checkpatch each patch)
 #
 # Knobs: KERNEL= (a name of scripts/kernels.tsv: mainline, mainline-rt,
-# debug, 6.12, 6.12-rt, 6.1, 6.1-rt), MAINLINE=X.Y, KSRC=, KDIR=, KIMAGE=,
+# debug, 6.12, 6.12-rt, 6.1, 6.1-rt, 6.12-arm64, ...), MAINLINE=X.Y, KSRC=, KDIR=, KIMAGE=,
 # BUILD=, ARCH= (see scripts/lib.sh)
 
 # KERNEL, MAINLINE, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
