@@ -75,7 +75,12 @@ done
 [ "$1" = -- ] && shift
 
 [ "$(id -u)" -eq 0 ] || skip "must be run as root"
-if [ ! -r /proc/modules ]; then
+nb=$DIR/module-not-built
+if [ ! -f "$DIR/test_module/$MOD.ko" ] && [ -s "$nb" ]; then
+	# the build's reason (Makefile): a short one, then the whole line
+	sed -n '2s/^/# /p' "$nb"
+	why=$(head -n 1 "$nb")
+elif [ ! -r /proc/modules ]; then
 	why="no module support"
 elif ! grep -q " /sys/kernel/debug debugfs " /proc/mounts &&
      ! mount -t debugfs none /sys/kernel/debug 2>/dev/null; then
