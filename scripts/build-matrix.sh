@@ -10,6 +10,20 @@
 #   6.12, 6.1   Debian's headers (scripts/kernel.sh)
 # A KDIR fails if a build fails or warns, if a clean leaves the module behind,
 # or if anything in KDIR changed (Module.symvers by checksum).
+#
+# Then the builds CI farms make, from a copy of the mainline tree with the
+# overlay, each with its own line:
+#   farm-tuxmake   tuxmake's kselftest target: O= and KDIR= a build dir
+#                  holding only a .config; exits 0, says once that the module
+#                  was not built, and the tarball records why, as the
+#                  installed sched_state.sh then says
+#   farm-gen_tar   make O=dir kselftest-gen_tar, no KDIR, in a copy of the
+#                  mainline kernel's build dir: its .ko has that kernel's
+#                  vermagic; a compile error in the module then fails make
+#   farm-arm64     ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KDIR=Debian's
+#                  6.12 arm64 headers: an aarch64 .ko
+#   farm-arm       ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-, no KDIR: the
+#                  programs, no warning, no fallback to this machine's kernel
 . "$(dirname "$0")/lib.sh"
 
 out=$BUILD/build-matrix
@@ -51,13 +65,19 @@ module()
 	[ "$(ls -A "$m" | tr '\n' ' ')" = "Makefile test_sched_state.c " ] || echo "clean left files in $m"
 }
 
+# overlay_tree DIR: a hard-linked copy of the mainline tree with our tools/
+overlay_tree()
+{
+	rm -rf "$1" && cp -al "$pristine" "$1"
+	(cd "$TOP" && git ls-files -co --exclude-standard -- tools) | rsync -a --files-from=- "$TOP/" "$1/"
+}
+
 # kselftest KDIR: kselftest-all and kselftest-clean with O= from a mainline tree
 kselftest()
 {
 	local top=$out/ksft-linux o=$out/ksft-o log=$out/kselftest.log ko
 
-	rm -rf "$top" "$o" && cp -al "$pristine" "$top"
-	(cd "$TOP" && git ls-files -co --exclude-standard -- tools) | rsync -a --files-from=- "$TOP/" "$top/"
+	rm -rf "$o" && overlay_tree "$top"
 	ko=$top/tools/testing/selftests/sched_state/test_module/test_sched_state.ko
 	{ make -C "$top" O="$o" allnoconfig &&
 	  make -C "$top" O="$o" kselftest-all TARGETS=sched_state KDIR="$1" W=1; } >"$log" 2>&1 ||
@@ -110,6 +130,125 @@ done
 for k in 6.12 6.1; do
 	check "$k" "$(KERNEL=$k KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")"
 done
+
+# The farms' builds, in one tree: the selftests' Makefiles as CI runs them
+ftree=$out/farm-linux
+fself=$ftree/tools/testing/selftests
+notbuilt='sched_state: test_sched_state.ko not built, its tests will skip: '
+overlay_tree "$ftree"
+
+# tuxmake's kselftest target (tuxmake/target/kselftest.ini): "all", then
+# "make -i install", then a tarball; O= and KDIR= are the build dir
+farm_tuxmake()
+{
+	local b=$out/farm-tuxmake log=$out/farm-tuxmake.log inst tar rec run files
+	local mk=(make -C "$fself" TARGETS=sched_state O="$b" KDIR="$b")
+
+	inst=$b/kselftest_install tar=$b/kselftest.tar.xz
+	rm -rf "$b" && mkdir -p "$b" && cp "$1/.config" "$b/.config"
+	"${mk[@]}" all >"$log" 2>&1 || { echo "all failed; log: $log"; return; }
+	[ "$(grep -c "^$notbuilt" "$log")" = 1 ] ||
+		{ echo "all did not say once why the module was not built; log: $log"; return; }
+	grep -qE "$warned" "$log" && { echo "all warned; log: $log"; return; }
+	"${mk[@]}" -i install INSTALL_PATH="$inst" >>"$log" 2>&1 &&
+		tar -cJf "$tar" -C "$inst" . ||
+		{ echo "install or tar failed; log: $log"; return; }
+	files=$(tar -tJf "$tar")
+	grep -qx './sched_state/sched_state_test' <<<"$files" ||
+		{ echo "no sched_state_test in $tar"; return; }
+	grep -q '\.ko$' <<<"$files" && { echo "$tar holds a .ko"; return; }
+	rec=$(tar -xOJf "$tar" ./sched_state/module-not-built) ||
+		{ echo "no sched_state/module-not-built in $tar"; return; }
+	[ "$rec" = "$(printf 'unbuilt KDIR\nKDIR=%s holds no built kernel (scripts/mod/modpost, Module.symvers)' "$b")" ] ||
+		{ echo "module-not-built says: $rec"; return; }
+	# the installed wrapper skips the module-backed tests with that reason
+	run=$("$inst/sched_state/sched_state.sh" -- -r kthread.uninterruptible.reports_state 2>&1)
+	grep -qx "# KDIR=$b holds no built kernel .*" <<<"$run" &&
+	grep -qx 'ok 1 kthread.uninterruptible.reports_state # SKIP unbuilt KDIR' <<<"$run" ||
+		{ echo "sched_state.sh did not give the recorded reason:"; echo "$run" | head -n 20; }
+}
+
+# KernelCI's make backend: the kernel, then kselftest-gen_tar in the same
+# O= dir, no KDIR.  The dir is a copy of the cached kernel's (it is never
+# written to); kselftest-gen_tar adds the headers the selftests need.
+farm_gen_tar()
+{
+	local c=$out/farm-gen_tar log=$out/farm-gen_tar.log ko rel magic
+	local src=$fself/sched_state/test_module/test_sched_state.c
+	local tar=$c/kselftest/kselftest_install/kselftest-packages/kselftest.tar.gz
+
+	rel=$(image_release "$1/arch/x86/boot/bzImage")
+	rm -rf "$c" && cp -a "$1" "$c"
+	make -C "$ftree" O="$c" kselftest-gen_tar TARGETS=sched_state >"$log" 2>&1 ||
+		{ echo "kselftest-gen_tar failed; log: $log"; return; }
+	grep -q "^$notbuilt" "$log" && { echo "the module was not built; log: $log"; return; }
+	ko=$(tar -tzf "$tar") &&
+		ko=$(grep -x './sched_state/test_module/test_sched_state.ko' <<<"$ko") ||
+		{ echo "no test_sched_state.ko in $tar"; return; }
+	magic=$(tar -xOzf "$tar" "$ko" | strings | sed -n 's/^vermagic=//p')
+	[ -n "$rel" ] && [ "${magic%% *}" = "$rel" ] ||
+		{ echo "vermagic '$magic', the kernel is $rel"; return; }
+	# a real compile error still fails make
+	make -C "$fself/sched_state" O="$c" clean >>"$log" 2>&1
+	sed -i '$a #error sched_state build-matrix: injected' "$src"
+	if make -C "$fself" TARGETS=sched_state O="$c" all >>"$log" 2>&1; then
+		echo "a compile error in the module did not fail make; log: $log"
+	elif ! grep -q 'error sched_state build-matrix: injected' "$log"; then
+		echo "make failed, but not on the injected error; log: $log"
+	fi
+	sed -i '$d' "$src"
+	rm -rf "$c"
+}
+
+# farm_cross ARCH PREFIX KDIR|"": the programs for ARCH, and the module
+# against KDIR, or none without one (the cross branch, not this machine's)
+farm_cross()
+{
+	local o=$out/farm-$1 log=$out/farm-$1.log d=$fself/sched_state m want
+
+	rm -rf "$o"
+	make -C "$fself/sched_state" clean >/dev/null 2>&1
+	make -C "$fself" TARGETS=sched_state ARCH="$1" CROSS_COMPILE="$2" O="$o" \
+		${3:+KDIR="$3"} all >"$log" 2>&1 ||
+		{ echo "all failed; log: $log"; return; }
+	grep -qE "$warned" "$log" && { echo "all warned; log: $log"; return; }
+	case $1 in
+	arm64) m=AArch64 ;;
+	arm) m=ARM ;;
+	esac
+	[ "$(readelf -h "$o/kselftest/sched_state/sched_state_test" 2>/dev/null | sed -n 's/^ *Machine: *//p')" = "$m" ] ||
+		{ echo "sched_state_test is not an $m program; log: $log"; return; }
+	if [ -n "$3" ]; then
+		[ "$(readelf -h "$d/test_module/test_sched_state.ko" 2>/dev/null | sed -n 's/^ *Machine: *//p')" = "$m" ] ||
+			echo "no $m test_sched_state.ko; log: $log"
+		make -C "$fself/sched_state" ARCH="$1" CROSS_COMPILE="$2" KDIR="$3" clean >>"$log" 2>&1
+		return
+	fi
+	want="${notbuilt}no KDIR= for ARCH=$1 CROSS_COMPILE=$2, and no built kernel in $o"
+	grep -qxF "$want" "$log" || echo "not the cross reason; log: $log"
+}
+
+# farm NAME KDIR|"" CMD...: CMD's verdict, and KDIR compared with before
+farm()
+{
+	local before="" why
+
+	[ -z "$2" ] || before=$(snapshot "$2")
+	why=$("${@:3}")
+	[ -z "$why" ] && [ -n "$2" ] && [ "$before" != "$(snapshot "$2")" ] && why="KDIR changed"
+	result "$1" "$2" "$why"
+}
+
+if [ -n "$odir" ]; then
+	farm farm-tuxmake "$odir" farm_tuxmake "$odir"
+	farm farm-gen_tar "$odir" farm_gen_tar "$odir"
+else
+	result farm-tuxmake "" "no mainline build dir: set MATRIX_ODIR"
+	result farm-gen_tar "" "no mainline build dir: set MATRIX_ODIR"
+fi
+a64=$(export KERNEL=6.12-arm64 KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")
+farm farm-arm64 "$a64" farm_cross arm64 aarch64-linux-gnu- "$a64"
+farm farm-arm "" farm_cross arm arm-linux-gnueabihf- ""
 
 echo "build-matrix ($version): $ok passed, $bad failed"
 [ "$bad" -eq 0 ]
