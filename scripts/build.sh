@@ -69,6 +69,8 @@ make -C "$mod/test_module" KDIR="$KDIR" "${cross[@]}" >"$log" 2>&1 &&
 	[ -f "$mod/test_module/test_sched_state.ko" ] ||
 	{ tail -n 30 "$log"; die "test_sched_state.ko did not build for $KNAME; log: $log"; }
 cp -a "$progs" "$out"
+# the programs were built without a KDIR; this tree has the module
+rm -f "$out/sched_state/module-not-built"
 mkdir -p "$out/sched_state/test_module"
 cp "$mod/test_module/test_sched_state.ko" "$out/sched_state/test_module/"
 echo "$out"

@@ -23,6 +23,21 @@ consumers()
 	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$tap"
 }
 
+# A farm's run: run_kselftest.sh as is, no SCHED_STATE_HUNG_TASK.  The three
+# hung_task tests skip with their reason and no report reaches the kernel log.
+quiet_default()
+{
+	local out=$BUILD/$1/quiet ksft
+
+	ksft=$(KERNEL=$1 "$TOP/scripts/build.sh") &&
+	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null
+	 "$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" \
+		--guest-cmd 'unset SCHED_STATE_HUNG_TASK; ./run_kselftest.sh -c sched_state') &&
+	[ "$(grep -cE '^# ok [0-9]+ hung_task\.[a-z]+\.detector # SKIP set SCHED_STATE_HUNG_TASK=1$' "$out/ktap.tap")" -eq 3 ] &&
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["accepted"] != 0)' "$out/result.json" &&
+	! grep -q 'blocked for more than' "$out/dmesg.log"
+}
+
 # A developer's path on this host's kernel, which cannot load modules: one
 # entry, sched_state.sh, which passes (exit 0); inside it the module-free
 # tests pass, every module-backed one skips with a reason, each test
@@ -148,9 +163,15 @@ for p in "${plan[@]}"; do
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	python3 "$TOP/scripts/names.py" "${taps[@]}"
+gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
+	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" --check "$@"' \
+	"$TOP/scripts/results.py" "${taps[@]%/ktap.tap}"
+gate "a farm's default run on mainline: hung_task skips, no kernel report" quiet_default mainline
+gate "CI job entries (kernelci-pipeline, tuxlava) load and fit the suite" \
+	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0"' "$TOP/scripts/ci-jobs.py"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
 	env STATIC_KDIRS="$(kdir mainline) $(kdir mainline-rt)" "$TOP/scripts/static.sh"
-gate "module build and clean matrix (KDIR untouched)" \
+gate "module build matrix and the CI farms' builds (KDIR untouched)" \
 	env MATRIX_ODIR="$(kdir mainline)" "$TOP/scripts/build-matrix.sh"
 wait $bg || true
 gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak scans" \

@@ -19,6 +19,7 @@ pkgs=(
 	clang coccinelle ocaml		# the static gates (sparse: scripts/sparse.sh)
 	python3-sphinx python3-sphinx-rtd-theme	# the docs build
 	git python3-ply python3-git		# make patches; checkpatch runs spdxcheck.py
+	python3-yaml				# ci-jobs.py loads the CI job entries
 	gnuplot-nox				# compare.py's plots
 )
 
