@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the test_sched_state module and its selftest harness.
+ * The protocol of the test_sched_state module, shared with its selftest
+ * programs: the one definition of the bounds, states, verbs and benchmark
+ * variants, for the module and for user space alike.
  *
  * The module exposes one root-only control file.  Each open file carries one
  * transaction: write a request, then read the reply from the same descriptor.
- * <state> is one of interruptible, uninterruptible, killable, idle, parked,
- * interruptible_freezable, killable_freezable.
+ * <state> is one of the SCHED_STATE_STATE table below.
  *
  *   kthread <state>          start a kthread asleep in <state>; reply: pid
  *   state <pid>              reply: "<__state> <exit_state>" of any task, hex
@@ -24,14 +25,11 @@
  *   bench <calls> <repeats> <cpu|all>
  *                            the set_current_state() latency benchmark: a
  *                            kthread bound to <cpu>, or to each online CPU in
- *                            turn, times <calls> (1..1000000000) calls of each
- *                            variant, the variants taking turns <repeats>
- *                            (1..100) times; reply one line per CPU and
- *                            variant: "<cpu> <variant> <ns>..." with the
- *                            elapsed ns of each repeat.  Variants:
- *                            set_task_state_ptr, set_current_state,
- *                            __set_current_state, smp_store_release,
- *                            write_once_mb, empty_loop.  A fatal signal ends
+ *                            turn, times <calls> calls of each variant of the
+ *                            SCHED_STATE_BENCH_VARIANT table, the variants
+ *                            taking turns <repeats> times; reply one line per CPU
+ *                            and variant: "<cpu> <variant> <ns>..." with the
+ *                            elapsed ns of each repeat.  A fatal signal ends
  *                            it.
  *
  * A malformed request, an unknown verb or state, or a number out of range
@@ -49,5 +47,63 @@
 
 /* Longest request the control file accepts, newline included. */
 #define SCHED_STATE_MAX_REQUEST	64
+/* Most words in a request, the verb included. */
+#define SCHED_STATE_MAX_ARGS	4
+
+/* The bounds of what a request can make the module hold or do at once. */
+#define SCHED_STATE_MAX_SLEEPERS	64
+#define SCHED_STATE_MAX_SLEEP_MS	60000
+#define SCHED_STATE_MAX_ROUNDS		1000000
+#define SCHED_STATE_BENCH_MAX_CALLS	1000000000
+#define SCHED_STATE_BENCH_MAX_REPEATS	100
 
 #endif /* SCHED_STATE_H */
+
+/*
+ * The tables.  A file that includes this header again with one of the
+ * macros below defined gets that table, one entry per line, as with
+ * kernel/locking/lockdep_states.h; the macro is undefined after it.
+ *
+ * SCHED_STATE_STATE(name, parked, state): the states a sleeper can be asked
+ * for, and the task state it sleeps in.  A parked one is a kthread that
+ * kthread_park() parks; only a kthread can be.  Only the kernel uses <state>.
+ */
+#ifdef SCHED_STATE_STATE
+SCHED_STATE_STATE(interruptible,		0, TASK_INTERRUPTIBLE)
+SCHED_STATE_STATE(uninterruptible,		0, TASK_UNINTERRUPTIBLE)
+SCHED_STATE_STATE(killable,			0, TASK_KILLABLE)
+SCHED_STATE_STATE(idle,				0, TASK_IDLE)
+SCHED_STATE_STATE(parked,			1, TASK_INTERRUPTIBLE)
+SCHED_STATE_STATE(interruptible_freezable,	0, TASK_FREEZABLE | TASK_INTERRUPTIBLE)
+SCHED_STATE_STATE(killable_freezable,		0, TASK_FREEZABLE | TASK_KILLABLE)
+#undef SCHED_STATE_STATE
+#endif
+
+/* SCHED_STATE_VERB(verb, argc): the verbs, and the words of a request. */
+#ifdef SCHED_STATE_VERB
+SCHED_STATE_VERB(kthread,		2)
+SCHED_STATE_VERB(state,			2)
+SCHED_STATE_VERB(wake,			2)
+SCHED_STATE_VERB(wake_interruptible,	2)
+SCHED_STATE_VERB(stop,			2)
+SCHED_STATE_VERB(sleep,			3)
+SCHED_STATE_VERB(race,			3)
+SCHED_STATE_VERB(rtlock,		1)
+SCHED_STATE_VERB(bench,			4)
+#undef SCHED_STATE_VERB
+#endif
+
+/*
+ * SCHED_STATE_BENCH_VARIANT(name, label): the variants the bench request
+ * times, in the order of its reply, each with the label commit 642fa448ae
+ * ("sched/core: Remove set_task_state()") printed it under.
+ */
+#ifdef SCHED_STATE_BENCH_VARIANT
+SCHED_STATE_BENCH_VARIANT(set_task_state_ptr,	"set_task_state()")
+SCHED_STATE_BENCH_VARIANT(set_current_state,	"set_current_state()")
+SCHED_STATE_BENCH_VARIANT(__set_current_state,	"__set_current_state()")
+SCHED_STATE_BENCH_VARIANT(smp_store_release,	"smp_store_release()")
+SCHED_STATE_BENCH_VARIANT(write_once_mb,	"WRITE_ONCE()+smp_mb()")
+SCHED_STATE_BENCH_VARIANT(empty_loop,		"empty loop")
+#undef SCHED_STATE_BENCH_VARIANT
+#endif

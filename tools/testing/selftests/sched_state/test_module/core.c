@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_sched_state: tasks put to sleep in a named state with
+ * set_current_state(), on demand, for tools/testing/selftests/sched_state.
+ *
+ * This file holds the control file, /sys/kernel/debug/sched_state/control,
+ * and dispatches its requests to the other files, one per concern; the
+ * protocol is defined in ../sched_state.h, shared with the programs.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "faults.h"
+#include "test_sched_state.h"
+
+/* The verbs of ../sched_state.h, in the order of enum verb. */
+static const struct {
+	const char *name;
+	int argc;
+} verbs[] = {
+#define SCHED_STATE_VERB(verb, argc)	{ #verb, argc },
+#include "../sched_state.h"
+};
+
+/* What each verb does, by its enum verb (test_sched_state.h). */
+static int (* const cmds[])(struct request *req) = {
+	[VERB_kthread]			= cmd_kthread,
+	[VERB_state]			= cmd_state,
+	[VERB_wake]			= cmd_wake,
+	[VERB_wake_interruptible]	= cmd_wake,
+	[VERB_stop]			= cmd_stop,
+	[VERB_sleep]			= cmd_sleep,
+	[VERB_race]			= cmd_race,
+	[VERB_rtlock]			= cmd_rtlock,
+	[VERB_bench]			= cmd_bench,
+};
+
+static_assert(ARRAY_SIZE(cmds) == ARRAY_SIZE(verbs));
+
+static struct dentry *sched_state_dir;
+
+int parse_int(const char *arg, int min, int max, int *val)
+{
+	int ret = kstrtoint(arg, 10, val);
+
+	if (ret)
+		return ret;
+	return *val >= min && *val <= max ? 0 : -EINVAL;
+}
+
+/* The end of a module kthread whose work is done: sleep until stopped. */
+void wait_for_kthread_stop(void)
+{
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * A request is words of printable ASCII separated by single spaces, with at
+ * most one trailing newline.  Anything else is -EINVAL, before any verb runs.
+ */
+static int split_request(char *buf, size_t len, char **argv)
+{
+	char *word, *c;
+	int argc = 0;
+
+	if (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (strlen(buf) != len)
+		return -EINVAL;
+	while ((word = strsep(&buf, " "))) {
+		if (!*word)
+			return -EINVAL;
+		for (c = word; *c; c++)
+			if (!isascii(*c) || !isgraph(*c))
+				return -EINVAL;
+		if (argc == SCHED_STATE_MAX_ARGS)
+			return fault_lax_parsing() ? argc : -EINVAL;
+		argv[argc++] = word;
+	}
+	return argc;
+}
+
+static ssize_t control_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	struct request req = {};
+	unsigned int v;
+	int argc, ret;
+	char *buf;
+
+	if (!count || count > SCHED_STATE_MAX_REQUEST)
+		return -EINVAL;
+	buf = simple_transaction_get(file, ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	argc = split_request(buf, count, req.argv);
+	if (argc < 0)
+		return argc;
+
+	for (v = 0; v < ARRAY_SIZE(verbs); v++)
+		if (!strcmp(req.argv[0], verbs[v].name))
+			break;
+	if (v == ARRAY_SIZE(verbs))
+		return -EINVAL;
+	if (argc != verbs[v].argc &&
+	    !(fault_lax_parsing() && argc > verbs[v].argc))
+		return -EINVAL;
+	req.verb = v;
+	/* the reply replaces the request in the transaction's buffer */
+	req.len = SIMPLE_TRANSACTION_LIMIT;
+	req.reply = kmalloc(req.len, GFP_KERNEL);
+	if (!req.reply)
+		return -ENOMEM;
+	ret = cmds[v](&req);
+	if (ret >= 0) {
+		memcpy(buf, req.reply, ret);
+		simple_transaction_set(file, ret);
+		ret = count;
+	}
+	kfree(req.reply);
+	return ret;
+}
+
+static const struct file_operations control_fops = {
+	.owner		= THIS_MODULE,
+	.write		= control_write,
+	.read		= simple_transaction_read,
+	.release	= simple_transaction_release,
+	.llseek		= default_llseek,
+};
+
+static int __init sched_state_init(void)
+{
+	int ret = fault_init();
+
+	if (ret)
+		return ret;
+	sched_state_dir = debugfs_create_dir("sched_state", NULL);
+	debugfs_create_file("control", 0600, sched_state_dir, NULL,
+			    &control_fops);
+	return 0;
+}
+
+static void __exit sched_state_exit(void)
+{
+	/* No request is in flight once the files are gone. */
+	debugfs_remove_recursive(sched_state_dir);
+	sleepers_stop();
+}
+
+module_init(sched_state_init);
+module_exit(sched_state_exit);
+MODULE_DESCRIPTION("Task states under set_current_state(), for kselftest");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/* test_sched_state: the lost-wakeup race (the race request). */
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/random.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "faults.h"
+#include "test_sched_state.h"
+
+/*
+ * race <mb|nomb> <rounds>: the lost-wakeup race, on two CPUs.  Each round
+ * the sleeper sets its state, tests the condition and sleeps; the waker sets
+ * the condition and wakes it.  This is the store-buffering shape of
+ * tools/memory-model SB+fencembonceonces: with set_current_state()'s barrier
+ * ("mb") no wakeup may be lost; __set_current_state() ("nomb") allows it.
+ * A wakeup is lost when wake_up_process() found the sleeper still running
+ * (returned 0) and the sleeper then slept out RACE_BOUND all the same, the
+ * wakeup long past.  A sleeper that merely ran late, its vCPU starved by the
+ * host, was woken (1) and does not count.  Reply the rounds run and the
+ * wakeups lost.
+ */
+#define RACE_BOUND	msecs_to_jiffies(100)
+#define RACE_MAX_LOST	10
+
+struct race {
+	struct task_struct *sleeper, *waker;
+	unsigned int rounds, done, lost;
+	bool barrier;
+	int ready;		/* the round the sleeper waits in */
+	int cond;		/* the round the waker has signalled */
+	int woken_round;	/* the last round whose wakeup has returned */
+	int woke;		/* what wake_up_process() returned then */
+	u64 woken_ns;		/* and when it returned */
+	struct completion finished;
+};
+
+static bool race_wait_round(struct race *r, int round)
+{
+	long left;
+
+	for (;;) {
+		if (r->barrier && fault_check_before_set()) {
+			if (READ_ONCE(r->cond) >= round)
+				return true;
+			/* stands for the code real callers have in between */
+			ndelay(get_random_u32_below(20000));
+			set_current_state(TASK_UNINTERRUPTIBLE);
+		} else {
+			if (r->barrier)
+				set_current_state(TASK_UNINTERRUPTIBLE);
+			else
+				__set_current_state(TASK_UNINTERRUPTIBLE);
+			if (READ_ONCE(r->cond) >= round)
+				return true;
+		}
+		left = schedule_timeout(RACE_BOUND);
+		if (kthread_should_stop())
+			return false;
+		/* pairs with the waker's release: woken_ns is that round's */
+		if (!left && smp_load_acquire(&r->woken_round) >= round &&
+		    !READ_ONCE(r->woke) &&
+		    ktime_get_ns() - READ_ONCE(r->woken_ns) >
+		    jiffies_to_nsecs(RACE_BOUND) / 2) {
+			r->lost++;
+			return true;
+		}
+	}
+}
+
+static int race_sleeper_fn(void *data)
+{
+	struct race *r = data;
+	int round;
+
+	for (round = 1; round <= r->rounds && r->lost < RACE_MAX_LOST; round++) {
+		WRITE_ONCE(r->ready, round);
+		if (!race_wait_round(r, round))
+			break;
+		__set_current_state(TASK_RUNNING);
+		r->done = round;
+	}
+	__set_current_state(TASK_RUNNING);
+	WRITE_ONCE(r->ready, INT_MAX);
+	complete(&r->finished);
+	wait_for_kthread_stop();
+	return 0;
+}
+
+static int race_waker_fn(void *data)
+{
+	struct race *r = data;
+	unsigned long spins = 0;
+	int round;
+
+	for (round = 1; round <= r->rounds; round++) {
+		while (READ_ONCE(r->ready) < round) {
+			if (kthread_should_stop())
+				return 0;
+			if (!(++spins % 1024))
+				cond_resched();
+			cpu_relax();
+		}
+		if (READ_ONCE(r->ready) == INT_MAX)
+			break;
+		/* sweep the wakeup across the sleeper's window */
+		ndelay(get_random_u32_below(2000));
+		WRITE_ONCE(r->cond, round);
+		WRITE_ONCE(r->woke, wake_up_process(r->sleeper));
+		WRITE_ONCE(r->woken_ns, ktime_get_ns());
+		/* publish woke and woken_ns with the round: race_wait_round() */
+		smp_store_release(&r->woken_round, round);
+	}
+	wait_for_kthread_stop();
+	return 0;
+}
+
+int cmd_race(struct request *req)
+{
+	unsigned int cpu;
+	struct race *r;
+	int rounds, ret;
+
+	ret = parse_int(req->argv[2], 1, SCHED_STATE_MAX_ROUNDS, &rounds);
+	if (ret)
+		return ret;
+	if (strcmp(req->argv[1], "mb") && strcmp(req->argv[1], "nomb"))
+		return -EINVAL;
+	if (num_online_cpus() < 2)
+		return -EOPNOTSUPP;
+	r = kzalloc_obj(*r, GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	r->rounds = rounds;
+	r->barrier = !strcmp(req->argv[1], "mb");
+	init_completion(&r->finished);
+
+	r->sleeper = kthread_create(race_sleeper_fn, r, "sched_state/rs");
+	if (IS_ERR(r->sleeper)) {
+		ret = PTR_ERR(r->sleeper);
+		goto out_free;
+	}
+	r->waker = kthread_create(race_waker_fn, r, "sched_state/rw");
+	if (IS_ERR(r->waker)) {
+		ret = PTR_ERR(r->waker);
+		goto out_stop_sleeper;
+	}
+	cpu = cpumask_first(cpu_online_mask);
+	kthread_bind(r->sleeper, cpu);
+	kthread_bind(r->waker, cpumask_next(cpu, cpu_online_mask));
+	wake_up_process(r->sleeper);
+	wake_up_process(r->waker);
+
+	ret = wait_for_completion_killable(&r->finished);
+	/* the waker first: it may be waking the sleeper */
+	kthread_stop(r->waker);
+	if (!ret)
+		ret = scnprintf(req->reply, req->len, "%u %u\n", r->done,
+				r->lost);
+out_stop_sleeper:
+	kthread_stop(r->sleeper);
+out_free:
+	kfree(r);
+	return ret;
+}
