@@ -46,40 +46,32 @@ static_assert(sizeof(off_t) == sizeof(long long), "off_t is not 64-bit");
 
 #define DEFAULT_INPUTS	10000
 #define HUGE_INPUT	9000		/* past a page */
-#define MAX_ARGS	4		/* the module's bounds */
-#define PID_MAX_LIMIT	4194304
-#define MAX_SLEEP_MS	60000
-#define MAX_ROUNDS	1000000
-#define BENCH_MAX_CALLS	1000000000
-#define BENCH_MAX_REPEATS 100
+#define PID_MAX_LIMIT	4194304		/* include/linux/threads.h */
 #define SAFE_SLEEP_MS	4		/* the longest sleep we send */
 #define MAX_ERRNO	4096
 #define MAX_REPORTS	20
 #define REPLY_LEN	8192
 
-static const char * const states[] = {
-	"interruptible", "uninterruptible", "killable", "idle", "parked",
-	"interruptible_freezable", "killable_freezable",
+/* The module's tables, from sched_state.h. */
+static const struct {
+	const char *name;
+	bool parked;
+} states[] = {
+#define SCHED_STATE_STATE(name, parked, ...)	{ #name, parked },
+#include "sched_state.h"
 };
 
 enum verb {
-	V_KTHREAD, V_STATE, V_WAKE, V_WAKE_INTERRUPTIBLE, V_STOP, V_SLEEP,
-	V_RACE, V_RTLOCK, V_BENCH,
+#define SCHED_STATE_VERB(verb, ...)	V_##verb,
+#include "sched_state.h"
 };
 
 static const struct {
 	const char *name;
 	int argc;
 } verbs[] = {
-	[V_KTHREAD]		= { "kthread", 2 },
-	[V_STATE]		= { "state", 2 },
-	[V_WAKE]		= { "wake", 2 },
-	[V_WAKE_INTERRUPTIBLE]	= { "wake_interruptible", 2 },
-	[V_STOP]		= { "stop", 2 },
-	[V_SLEEP]		= { "sleep", 3 },
-	[V_RACE]		= { "race", 3 },
-	[V_RTLOCK]		= { "rtlock", 1 },
-	[V_BENCH]		= { "bench", 4 },
+#define SCHED_STATE_VERB(verb, argc)	{ #verb, argc },
+#include "sched_state.h"
 };
 
 /* What an input must get back: an errno, success, or one of two. */
@@ -166,13 +158,14 @@ static int k_parse_int(const char *s, int min, int max, int *val)
 	return *val >= min && *val <= max ? 0 : -EINVAL;
 }
 
+/* The module's parse_state(): the index of state @s, or -EINVAL. */
 static int k_parse_state(const char *s)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(states); i++)
-		if (!strcmp(s, states[i]))
-			return 0;
+		if (!strcmp(s, states[i].name))
+			return i;
 	return -EINVAL;
 }
 
@@ -182,7 +175,8 @@ static int k_parse_state(const char *s)
  */
 static int model(const char *buf, size_t len, int *verb, int *num)
 {
-	char copy[SCHED_STATE_MAX_REQUEST + 1], *argv[MAX_ARGS], *p, *word;
+	char copy[SCHED_STATE_MAX_REQUEST + 1], *argv[SCHED_STATE_MAX_ARGS];
+	char *p, *word;
 	int argc = 0, ret, v;
 	unsigned char *c;
 
@@ -201,7 +195,7 @@ static int model(const char *buf, size_t len, int *verb, int *num)
 		for (c = (unsigned char *)word; *c; c++)
 			if (!k_isgraph(*c))
 				return -EINVAL;
-		if (argc == MAX_ARGS)
+		if (argc == SCHED_STATE_MAX_ARGS)
 			return -EINVAL;
 		argv[argc++] = word;
 	}
@@ -212,32 +206,37 @@ static int model(const char *buf, size_t len, int *verb, int *num)
 		return -EINVAL;
 	*verb = v;
 	switch (v) {
-	case V_KTHREAD:
-		return k_parse_state(argv[1]);
-	case V_STATE:
-	case V_WAKE:
-	case V_WAKE_INTERRUPTIBLE:
-	case V_STOP:
-		return k_parse_int(argv[1], 1, PID_MAX_LIMIT, num);
-	case V_SLEEP:
+	case V_kthread:
 		ret = k_parse_state(argv[1]);
-		return ret ? ret : k_parse_int(argv[2], 0, MAX_SLEEP_MS, num);
-	case V_RACE:	/* on one CPU: -EOPNOTSUPP (expect_for() allows -EINVAL) */
+		return ret < 0 ? ret : 0;
+	case V_state:
+	case V_wake:
+	case V_wake_interruptible:
+	case V_stop:
+		return k_parse_int(argv[1], 1, PID_MAX_LIMIT, num);
+	case V_sleep:	/* only a kthread can be parked */
+		ret = k_parse_state(argv[1]);
+		if (ret >= 0 && states[ret].parked)
+			ret = -EINVAL;
+		return ret < 0 ? ret :
+		       k_parse_int(argv[2], 0, SCHED_STATE_MAX_SLEEP_MS, num);
+	case V_race:	/* on one CPU: -EOPNOTSUPP (expect_for() allows -EINVAL) */
 		if (ncpus < 2)
 			return -EOPNOTSUPP;
-		ret = k_parse_int(argv[2], 1, MAX_ROUNDS, num);
+		ret = k_parse_int(argv[2], 1, SCHED_STATE_MAX_ROUNDS, num);
 		if (!ret && strcmp(argv[1], "mb") && strcmp(argv[1], "nomb"))
 			ret = -EINVAL;
 		return ret;
-	case V_RTLOCK:
-		return 0;
-	default: /* V_BENCH */
-		ret = k_parse_int(argv[1], 1, BENCH_MAX_CALLS, num);
+	case V_bench:
+		ret = k_parse_int(argv[1], 1, SCHED_STATE_BENCH_MAX_CALLS, num);
 		if (!ret)
-			ret = k_parse_int(argv[2], 1, BENCH_MAX_REPEATS, num);
+			ret = k_parse_int(argv[2], 1,
+					  SCHED_STATE_BENCH_MAX_REPEATS, num);
 		if (!ret && strcmp(argv[3], "all"))
 			ret = k_parse_int(argv[3], 0, INT_MAX, num);
 		return ret;
+	default: /* V_rtlock */
+		return 0;
 	}
 }
 
@@ -259,7 +258,7 @@ static struct expect expect_for(const char *buf, size_t len)
 	if (ret) {
 		e.err = -ret;
 		/* the module may test the CPUs before or after the words */
-		if (ret == -EOPNOTSUPP && verb == V_RACE)
+		if (ret == -EOPNOTSUPP && verb == V_race)
 			e.alt = EINVAL;
 		/* a module that takes isgraph() as ASCII rejects them sooner */
 		if (len <= SCHED_STATE_MAX_REQUEST && memchr_high(buf, len))
@@ -267,7 +266,7 @@ static struct expect expect_for(const char *buf, size_t len)
 		return e;
 	}
 	switch (verb) {
-	case V_STATE:
+	case V_state:
 		if (num == self)
 			e.own_state = true;
 		else if (num > pid_max)	/* no such task */
@@ -275,18 +274,15 @@ static struct expect expect_for(const char *buf, size_t len)
 		else
 			e.alt = ESRCH;	/* any task: it may or may not exist */
 		break;
-	case V_WAKE:
-	case V_WAKE_INTERRUPTIBLE:
-	case V_STOP:
+	case V_wake:
+	case V_wake_interruptible:
+	case V_stop:
 		e.err = ESRCH;		/* we own no module sleeper meanwhile */
 		break;
-	case V_SLEEP:
+	case V_sleep:
 		e.send = num <= SAFE_SLEEP_MS;
-		/* only a kthread parks: a module may refuse to sleep "parked" */
-		if (!strncmp(buf, "sleep parked ", 13))
-			e.alt = EINVAL;
 		break;
-	case V_RTLOCK:
+	case V_rtlock:
 		e.alt = EOPNOTSUPP;	/* PREEMPT_RT only */
 		break;
 	default:
@@ -296,7 +292,7 @@ static struct expect expect_for(const char *buf, size_t len)
 	 * The module bounds pids by this kernel's PID_MAX_LIMIT, 32768 with
 	 * CONFIG_BASE_SMALL: above pid_max, that may be -EINVAL.
 	 */
-	if (verb >= V_STATE && verb <= V_STOP && num > pid_max)
+	if (verb >= V_state && verb <= V_stop && num > pid_max)
 		e.alt = EINVAL;
 	return e;
 }
@@ -371,7 +367,7 @@ static size_t gen_valid(char *buf)
 		return sprintf(buf, "state %u\n", 1 + below(PID_MAX_LIMIT));
 	case 3:
 		return sprintf(buf, "sleep %s %u\n",
-			       states[below(ARRAY_SIZE(states))],
+			       states[below(ARRAY_SIZE(states))].name,
 			       below(SAFE_SLEEP_MS + 1));
 	case 4:
 		return sprintf(buf, "sleep idle 0\n");
@@ -390,7 +386,7 @@ static size_t gen_valid(char *buf)
 /* A request template to break: valid in shape, any verb. */
 static size_t gen_template(char *buf)
 {
-	const char *state = states[below(ARRAY_SIZE(states))];
+	const char *state = states[below(ARRAY_SIZE(states))].name;
 
 	switch (below(9)) {
 	case 0:
@@ -408,7 +404,7 @@ static size_t gen_template(char *buf)
 	case 5:
 		return sprintf(buf, "wake_interruptible %u", 1 + below(99999));
 	default:
-		return sprintf(buf, "%s %d", verbs[1 + below(4)].name, self);
+		return sprintf(buf, "%s %d", verbs[V_state + below(4)].name, self);
 	}
 }
 
@@ -439,7 +435,7 @@ static size_t gen_number(char *buf, bool overflow)
 	case 3:
 		return sprintf(buf, "bench 1 %s %s\n", below(2) ? "1" : n, n);
 	default:
-		return sprintf(buf, "%s %s\n", verbs[1 + below(4)].name, n);
+		return sprintf(buf, "%s %s\n", verbs[V_state + below(4)].name, n);
 	}
 }
 

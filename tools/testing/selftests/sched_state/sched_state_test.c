@@ -1057,10 +1057,17 @@ TEST(control_rejects_bad_requests)
 		{ "stop 1\n",			ESRCH },
 		{ "sleep idle\n",		EINVAL },
 		{ "sleep idle -1\n",		EINVAL },
-		{ "sleep idle 60001\n",		EINVAL },
 		{ "race mb 0\n",		EINVAL },
 		{ "race rmb 10\n",		EINVAL },
 		{ "rtlock now\n",		EINVAL },
+	};
+	/* a number one past its bound in sched_state.h */
+	static const struct {
+		const char *fmt;
+		int num;
+	} past[] = {
+		{ "sleep idle %d\n",	SCHED_STATE_MAX_SLEEP_MS + 1 },
+		{ "race mb %d\n",	SCHED_STATE_MAX_ROUNDS + 1 },
 	};
 	const char *why = no_module();
 	unsigned int i;
@@ -1072,6 +1079,13 @@ TEST(control_rejects_bad_requests)
 
 		EXPECT_EQ(-bad[i].err, control(NULL, 0, "%s", req))
 			TH_LOG("request %u: \"%s\"", i, req);
+	}
+	for (i = 0; i < ARRAY_SIZE(past); i++) {
+		char req[SCHED_STATE_MAX_REQUEST];
+
+		snprintf(req, sizeof(req), past[i].fmt, past[i].num);
+		EXPECT_EQ(-EINVAL, control(NULL, 0, "%s", req))
+			TH_LOG("request \"%s\"", req);
 	}
 }
 

@@ -15,7 +15,7 @@
  * shows.  It prints the commit's "Avg runtime ...: N msecs" lines and, per
  * variant, min/median/mean/stddev of ns per call, the total time and the
  * mean less the empty loop's, all as KTAP diagnostic lines; with -o it
- * writes the results as JSON for scripts/compare.py.
+ * writes the results as JSON.
  *
  * Exit: 0 when the run completed (a benchmark does not fail), 1 on error,
  * 4 (KSFT_SKIP) without root or the module.  A fatal signal stops the
@@ -42,23 +42,17 @@
 #define QUICK_CALLS	1000000
 #define QUICK_REPEATS	3
 #define WARMUP_CALLS	1000000	/* a round first, not counted */
-#define MAX_CALLS	1000000000	/* the module's bounds */
-#define MAX_REPEATS	100
 #define MAX_CPUS	8192
 #define REPLY_LEN	8192		/* more than the module ever sends */
 #define CPU_ONLINE	"/sys/devices/system/cpu/online"
 
-/* The module's variants, in the order scripts/compare.py prints them. */
+/* The module's variants, in the order of its reply. */
 static const struct {
 	const char *name;	/* in the module's reply and the JSON */
 	const char *label;	/* as the commit printed it */
 } variants[] = {
-	{ "set_task_state_ptr",		"set_task_state()" },
-	{ "set_current_state",		"set_current_state()" },
-	{ "__set_current_state",	"__set_current_state()" },
-	{ "smp_store_release",		"smp_store_release()" },
-	{ "write_once_mb",		"WRITE_ONCE()+smp_mb()" },
-	{ "empty_loop",			"empty loop" },
+#define SCHED_STATE_BENCH_VARIANT(name, label)	{ #name, label },
+#include "sched_state.h"
 };
 
 #define NR_VARIANTS	ARRAY_SIZE(variants)
@@ -81,7 +75,7 @@ static void show_usage(const char *prog)
 		"  -r  repeats (default %d)\n"
 		"  -c  the CPU to run on, or all online CPUs in turn\n"
 		"      (default: the first online CPU)\n"
-		"  -o  write the results as JSON for scripts/compare.py\n"
+		"  -o  write the results as JSON\n"
 		"  -q  quick: %d calls, %d repeats, unless -n or -r say\n"
 		"needs root and test_sched_state.ko loaded\n",
 		prog, DEFAULT_CALLS, DEFAULT_REPEATS, QUICK_CALLS,
@@ -171,11 +165,13 @@ static int parse_args(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "n:r:c:o:qh")) != -1) {
 		switch (opt) {
 		case 'n':
-			if (!parse_int(optarg, 1, MAX_CALLS, &calls))
+			if (!parse_int(optarg, 1, SCHED_STATE_BENCH_MAX_CALLS,
+				       &calls))
 				return -1;
 			break;
 		case 'r':
-			if (!parse_int(optarg, 1, MAX_REPEATS, &repeats))
+			if (!parse_int(optarg, 1, SCHED_STATE_BENCH_MAX_REPEATS,
+				       &repeats))
 				return -1;
 			break;
 		case 'c':
@@ -275,7 +271,7 @@ struct stats {
 /* Over the repeats of variant @v on cpus[@c]. */
 static void get_stats(int c, unsigned int v, struct stats *s)
 {
-	double x[MAX_REPEATS], sum = 0, var = 0;
+	double x[SCHED_STATE_BENCH_MAX_REPEATS], sum = 0, var = 0;
 	int i;
 
 	s->total_ms = 0;
@@ -287,7 +283,7 @@ static void get_stats(int c, unsigned int v, struct stats *s)
 	s->mean = sum / repeats;
 	for (i = 0; i < repeats; i++)
 		var += (x[i] - s->mean) * (x[i] - s->mean);
-	/* the population stddev, as scripts/compare.py and mmtests */
+	/* the population stddev, as mmtests */
 	s->stddev = sqrt(var / repeats);
 	qsort(x, repeats, sizeof(x[0]), cmp_double);
 	s->min = x[0];
@@ -352,8 +348,8 @@ static void json_list(FILE *f, unsigned int v, bool ms)
 }
 
 /*
- * scripts/compare.py's latency format; with several CPUs each list holds
- * their repeats one CPU after the other, in the order of "cpus".
+ * The results as JSON; with several CPUs each list holds their repeats
+ * one CPU after the other, in the order of "cpus".
  */
 static int write_json(const char *kernel)
 {
