@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "bench_util.h"
 #include "sched_state_user.h"
 
 #define DEFAULT_CALLS	65000000
@@ -80,19 +81,6 @@ static void show_usage(const char *prog)
 		"needs root and test_sched_state.ko loaded\n",
 		prog, DEFAULT_CALLS, DEFAULT_REPEATS, QUICK_CALLS,
 		QUICK_REPEATS);
-}
-
-static bool parse_int(const char *s, int lo, int hi, int *val)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return false;
-	*val = v;
-	return true;
 }
 
 /* The online CPUs, from a list such as "0-3,5" in sysfs. */
@@ -313,20 +301,6 @@ static void print_results(int c)
 			       variants[v].name, s.min, s.median, s.mean,
 			       s.stddev, s.total_ms, s.mean - empty.mean);
 	}
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void json_list(FILE *f, unsigned int v, bool ms)

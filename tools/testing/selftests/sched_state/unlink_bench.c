@@ -15,7 +15,7 @@
  * and keeps -s samples (5): a sample is the sum over the tasks of that
  * interval's increments, in operations per second.  For each task count it
  * prints Min, Hmean, Stddev (population), CoeffVar and Max of the samples
- * and, with -o, writes every sample to a JSON file for scripts/compare.py.
+ * and, with -o, writes every sample to a JSON file.
  *
  * The default task counts are mmtests' "large stride" ladder from 2 to
  * 4 x ncpus (-T changes the end, -t gives an explicit list).
@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "bench_util.h"
 
 #define SLOT_SIZE	256	/* one counter per slot: no shared cache line */
 #define MAX_TASKS	1024
@@ -137,19 +138,6 @@ static void show_usage(const char *prog)
 		"  -d  where the run's directory is made (default $TMPDIR or /tmp)\n"
 		"  -o  write the samples and statistics as JSON\n"
 		"  -n  print the task counts and exit\n", prog);
-}
-
-static bool parse_int(const char *s, int lo, int hi, int *val)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return false;
-	*val = v;
-	return true;
 }
 
 static bool parse_counts(char *list)
@@ -578,20 +566,6 @@ static const char *bench_name(void)
 static const char *mode_name(void)
 {
 	return use_threads ? "threads" : "processes";
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void json_array(FILE *f, const double *v, int n)
