@@ -57,12 +57,13 @@ module()
 
 	rm -rf "${m%/*}" && mkdir -p "$m"
 	cp "$overlay/sched_state.h" "${m%/*}/"
-	cp "$overlay/test_module/Makefile" "$overlay/test_module/test_sched_state.c" "$m/"
+	cp "$overlay"/test_module/{Makefile,*.c,*.h} "$m/"
 	make -C "$m" KDIR="$2" W=1 >"$log" 2>&1 || { echo "build failed; log: $log"; return; }
 	grep -qE "$warned" "$log" && { echo "build warned; log: $log"; return; }
 	[ -f "$m/test_sched_state.ko" ] || { echo "no test_sched_state.ko; log: $log"; return; }
 	make -C "$m" KDIR="$2" clean >>"$log" 2>&1 || { echo "clean failed; log: $log"; return; }
-	[ "$(ls -A "$m" | tr '\n' ' ')" = "Makefile test_sched_state.c " ] || echo "clean left files in $m"
+	[ "$(LC_ALL=C ls -A "$m" | tr '\n' ' ')" = "$(git -C "$overlay/test_module" ls-files | LC_ALL=C sort | tr '\n' ' ')" ] ||
+		echo "clean left files in $m"
 }
 
 # overlay_tree DIR: a hard-linked copy of the mainline tree with our tools/
@@ -174,7 +175,7 @@ farm_tuxmake()
 farm_gen_tar()
 {
 	local c=$out/farm-gen_tar log=$out/farm-gen_tar.log ko rel magic
-	local src=$fself/sched_state/test_module/test_sched_state.c
+	local src=$fself/sched_state/test_module/core.c
 	local tar=$c/kselftest/kselftest_install/kselftest-packages/kselftest.tar.gz
 
 	rel=$(image_release "$1/arch/x86/boot/bzImage")
