@@ -95,11 +95,19 @@ dtasks()
 	done
 }
 
-# rand N: a number in 0..N-1 from the seeded stream
+# rand N: a number in 0..N-1 from the seeded stream, in $rnd.  Not printed
+# for a $(rand N): the stream would advance in a subshell, never here.
 rand()
 {
 	SEED=$(((SEED * 1103515245 + 12345) % 2147483648))
-	echo $((SEED / 65536 % $1))
+	rnd=$((SEED / 65536 % $1))
+}
+
+# msleep MS: wait MS milliseconds.  A fraction of a second works with
+# coreutils' sleep and busybox's alike; usleep is busybox's only.
+msleep()
+{
+	sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"
 }
 
 # unload_clean WHAT: rmmod must succeed and leave no kthread
@@ -195,7 +203,7 @@ if load; then
 	while [ $i -lt 200 ]; do
 		req "state $client" && [ "$reply" = "0x1 0x0" ] && break
 		i=$((i + 1))
-		usleep 10000
+		msleep 10
 	done
 	echo "# in flight: state $client: $reply, refcnt $(cat /sys/module/$MOD/refcnt)"
 	if rmmod "$MOD" 2>"$TMP/rmmod.err"; then
@@ -254,7 +262,8 @@ if load; then
 				done' "$TMP/lib.sh" >/dev/null 2>&1 &
 		fi
 		client=$!
-		usleep $((10000 + $(rand 400) * 1000))
+		rand 400
+		msleep $((10 + rnd))
 		kill -KILL -"$client" 2>/dev/null
 		wait "$client" 2>/dev/null
 		survived=$((survived + 1))
@@ -263,7 +272,7 @@ if load; then
 	i=0
 	while [ $i -lt 50 ] && [ -n "$(dtasks)" ]; do
 		i=$((i + 1))
-		usleep 100000
+		msleep 100
 	done
 	d=$(dtasks)
 	nd=0
