@@ -5,68 +5,38 @@
 # kthreads sleep, rmmod while a request is in flight, clients SIGKILLed at
 # random points, many parallel writers.  After each, the module must unload
 # and leave no sched_state/ kthread behind.  It loads and unloads the module
-# itself (found as sched_state.sh finds it), unloading an idle one first.
+# itself, found and checked as sched_state.sh does (sched_state_lib.sh),
+# unloading an idle one first.
 # Not run by run_kselftest.sh (TEST_PROGS_EXTENDED): run it from the
 # installed directory, cd sched_state && ./sched_state_lifecycle.sh
 #
 # Knobs: SCHED_STATE_CYCLES (100), SCHED_STATE_KILLS (50),
 # SCHED_STATE_WRITERS (16), SCHED_STATE_WRITE_SECS (3), SCHED_STATE_SEED.
 
-ksft_skip=4
-MOD=test_sched_state
 DIR=$(dirname "$(readlink -f "$0")")
+# shellcheck source=sched_state_lib.sh
+. "$DIR/sched_state_lib.sh"
 CYCLES=${SCHED_STATE_CYCLES:-100}
 KILLS=${SCHED_STATE_KILLS:-50}
 WRITERS=${SCHED_STATE_WRITERS:-16}
 WRITE_SECS=${SCHED_STATE_WRITE_SECS:-3}
 SEED=${SCHED_STATE_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 TMP=
-KO=
-n=0
-failed=0
 
-skip()
-{
-	echo "1..0 # SKIP $*"
-	exit $ksft_skip
-}
-
+# result ok|fail DESCRIPTION: one test's result, after the time it took;
+# ktap_helpers.sh echoes it unquoted, so no globbing of its "?"
 result()
 {
 	now=$(date +%s)
-	echo "# took $((now - t0)) s"
+	ktap_print_msg "took $((now - t0)) s"
 	t0=$now
-	n=$((n + 1))
+	set -f
 	if [ "$1" = ok ]; then
-		echo "ok $n $2"
+		ktap_test_pass "$2"
 	else
-		echo "not ok $n $2"
-		failed=$((failed + 1))
+		ktap_test_fail "$2"
 	fi
-}
-
-loaded()
-{
-	grep -q "^$MOD " /proc/modules
-}
-
-load()
-{
-	if [ -n "$KO" ]; then
-		insmod "$KO"
-	else
-		modprobe -q "$MOD"
-	fi
-}
-
-# find the module as sched_state.sh does: in test_module/, or by modprobe
-find_module()
-{
-	if [ -f "$DIR/test_module/$MOD.ko" ]; then
-		KO=$DIR/test_module/$MOD.ko
-		return 0
-	fi
-	command -v modprobe >/dev/null && modprobe -q -n "$MOD"
+	set +f
 }
 
 # kthreads: how many sched_state/ kthreads exist, in $kt.  Shell builtins
@@ -103,69 +73,37 @@ rand()
 	rnd=$((SEED / 65536 % $1))
 }
 
-# msleep MS: wait MS milliseconds.  A fraction of a second works with
-# coreutils' sleep and busybox's alike; usleep is busybox's only.
-msleep()
-{
-	sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"
-}
-
 # unload_clean WHAT: rmmod must succeed and leave no kthread
 unload_clean()
 {
 	if ! rmmod "$MOD" 2>"$TMP/rmmod.err"; then
-		echo "# $1: rmmod failed: $(cat "$TMP/rmmod.err")"
+		ktap_print_msg "$1: rmmod failed: $(cat "$TMP/rmmod.err")"
 		return 1
 	fi
 	kthreads
 	if [ "$kt" -ne 0 ]; then
-		echo "# $1: $kt sched_state kthreads left after rmmod"
+		ktap_print_msg "$1: $kt sched_state kthreads left after rmmod"
 		return 1
 	fi
 	return 0
 }
 
+# cleanup: the EXIT trap
+# shellcheck disable=SC2317
 cleanup()
 {
 	[ -n "$TMP" ] && rm -rf "$TMP"
 	loaded && rmmod "$MOD" 2>/dev/null
 }
 
-echo "TAP version 13"
 [ "$(id -u)" -eq 0 ] || skip "must be run as root"
-[ -r /proc/modules ] || skip "needs CONFIG_MODULES"
-if ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then
-	mount -t debugfs none /sys/kernel/debug 2>/dev/null ||
-		skip "needs CONFIG_DEBUG_FS"
-fi
-find_module ||
-	skip "$MOD.ko not found"
-if loaded; then
-	rmmod "$MOD" 2>/dev/null || skip "$MOD loaded and busy"
-fi
+module_usable || skip "$why"
 TMP=$(mktemp -d) || skip "mktemp -d failed"
 trap cleanup EXIT
-# req REQUEST: one transaction on its own descriptor, the reply in $reply;
-# in a file, for the background clients to source
-cat >"$TMP/lib.sh" <<'EOF'
-CTL=/sys/kernel/debug/sched_state/control
-req()
-{
-	reply=
-	exec 3<>"$CTL" || return 1
-	if ! printf '%s\n' "$1" >&3 2>/dev/null; then
-		exec 3>&-
-		return 1
-	fi
-	read -r reply <&3
-	exec 3>&-
-	return 0
-}
-EOF
-. "$TMP/lib.sh"
 trap 'exit 1' INT TERM
-echo "1..4"
-echo "# seed $SEED (replay: SCHED_STATE_SEED=$SEED)"
+ktap_print_header
+ktap_set_plan 4
+ktap_print_msg "seed $SEED (replay: SCHED_STATE_SEED=$SEED)"
 t0=$(date +%s)
 
 # 1. load/unload while module kthreads sleep
@@ -174,7 +112,7 @@ i=0
 while [ $i -lt "$CYCLES" ]; do
 	i=$((i + 1))
 	if ! load; then
-		echo "# cycle $i: load failed"
+		ktap_print_msg "cycle $i: load failed"
 		break
 	fi
 	started=0
@@ -184,7 +122,7 @@ while [ $i -lt "$CYCLES" ]; do
 	[ $((i % 10)) -eq 0 ] && req "kthread parked" && started=$((started + 1))
 	kthreads
 	if [ "$kt" -ne "$started" ] || [ "$started" -lt 4 ]; then
-		echo "# cycle $i: started $started kthreads, $kt running"
+		ktap_print_msg "cycle $i: started $started kthreads, $kt running"
 		break
 	fi
 	unload_clean "cycle $i" || break
@@ -205,14 +143,14 @@ if load; then
 		i=$((i + 1))
 		msleep 10
 	done
-	echo "# in flight: state $client: $reply, refcnt $(cat /sys/module/$MOD/refcnt)"
+	ktap_print_msg "in flight: state $client: $reply, refcnt $(cat /sys/module/$MOD/refcnt)"
 	if rmmod "$MOD" 2>"$TMP/rmmod.err"; then
 		what="rmmod succeeded with a request in flight"
 	elif ! loaded; then
 		what="rmmod failed, yet the module is gone"
 	else
 		err=$(cat "$TMP/rmmod.err")
-		echo "# refused: $err"
+		ktap_print_msg "refused: $err"
 		case $err in
 		*"temporarily unavailable"*) errno=EWOULDBLOCK ;;
 		*busy*) errno=EBUSY ;;
@@ -220,7 +158,7 @@ if load; then
 		*) errno="'$err'" ;;
 		esac
 		wait $client
-		echo "# the request completed: $(cat "$TMP/inflight")"
+		ktap_print_msg "the request completed: $(cat "$TMP/inflight")"
 		if ! grep -q '^timeout 0x0$' "$TMP/inflight"; then
 			what="$errno, but the request ended '$(cat "$TMP/inflight")'"
 		elif unload_clean "in flight"; then
@@ -251,7 +189,8 @@ if load; then
 		else
 			# shellcheck disable=SC2016
 			setsid sh -c '
-				. "$0"
+				DIR=$0
+				. "$DIR/sched_state_lib.sh"
 				while :; do
 					req "kthread uninterruptible"; p=$reply
 					req "state $p"
@@ -259,7 +198,7 @@ if load; then
 					req "sleep killable 1000"
 					req "wake $p"
 					req "stop $p"
-				done' "$TMP/lib.sh" >/dev/null 2>&1 &
+				done' "$DIR" >/dev/null 2>&1 &
 		fi
 		client=$!
 		rand 400
@@ -279,7 +218,7 @@ if load; then
 	[ -n "$d" ] && nd=$(echo "$d" | wc -l)
 	[ -n "$d" ] && echo "$d" | sed 's/^/# in D: /'
 	kthreads
-	echo "# module kthreads before unload: $kt"
+	ktap_print_msg "module kthreads before unload: $kt"
 	if unload_clean "after kills"; then
 		left=0
 		[ "$nd" -eq 0 ] && r=ok
@@ -302,7 +241,8 @@ if load; then
 		i=$((i + 1))
 		# shellcheck disable=SC2016
 		sh -c '
-			. "$0"
+			DIR=$0
+			. "$DIR/sched_state_lib.sh"
 			ok=0 bad=0
 			until [ -e "$1/stop" ]; do
 				case $(($ok % 4)) in
@@ -312,7 +252,7 @@ if load; then
 				*) req "kthread idle" && p=$reply && req "stop $p" ;;
 				esac && ok=$((ok + 1)) || bad=$((bad + 1))
 			done
-			echo "$ok $bad" >"$1/writer.$2"' "$TMP/lib.sh" "$TMP" $i &
+			echo "$ok $bad" >"$1/writer.$2"' "$DIR" "$TMP" $i &
 	done
 	sleep "$WRITE_SECS"
 	touch "$TMP/stop"
@@ -322,9 +262,9 @@ if load; then
 		total=$((total + ok))
 		bad=$((bad + b))
 	done
-	echo "# $WRITERS writers for $WRITE_SECS s: $total requests, $bad failed"
+	ktap_print_msg "$WRITERS writers for $WRITE_SECS s: $total requests, $bad failed"
 	unload_clean "after writers" && [ "$bad" -eq 0 ] && [ "$total" -gt 0 ] && r=ok
 fi
 result "$r" "parallel writers: $total requests"
 
-[ "$failed" -eq 0 ]
+ktap_finished

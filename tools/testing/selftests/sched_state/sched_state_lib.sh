@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh disable=SC2034
+#
+# Shell verbs shared by sched_state.sh, sched_state_lifecycle.sh and the
+# lifecycle's background clients.  Sourced, never run: set DIR to the
+# directory of the scripts first.  Sets $why, $reply for its callers.
+
+MOD=test_sched_state
+# module parameters for load, "PARAM=VALUE ..."
+MOD_PARAMS=
+CTL=/sys/kernel/debug/sched_state/control
+KO=
+
+if [ -r "$DIR/../kselftest/ktap_helpers.sh" ]; then
+	# shellcheck source=../kselftest/ktap_helpers.sh
+	. "$DIR/../kselftest/ktap_helpers.sh"
+else
+	echo "SKIP: $DIR/../kselftest/ktap_helpers.sh not found"
+	exit 4
+fi
+
+# skip REASON: the whole program skips
+skip()
+{
+	ktap_print_header
+	ktap_skip_all "$*"
+	exit "$KSFT_SKIP"
+}
+
+# msleep MS: wait MS milliseconds.  A fraction of a second works with
+# coreutils' sleep and busybox's alike; usleep is busybox's only.
+msleep()
+{
+	sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"
+}
+
+loaded()
+{
+	grep -q "^$MOD " /proc/modules
+}
+
+# find_module: the module in test_module/ beside us (in $KO), else one that
+# modprobe finds
+find_module()
+{
+	if [ -f "$DIR/test_module/$MOD.ko" ]; then
+		KO=$DIR/test_module/$MOD.ko
+		return 0
+	fi
+	command -v modprobe >/dev/null && modprobe -q -n "$MOD"
+}
+
+# module_usable: whether we can load the module here, unloading an idle one
+# first; if not, why not, in $why.  Reasons are short and constant: CI
+# farms append them to the names of the tests that skip.
+module_usable()
+{
+	why=
+	if [ ! -f "$DIR/test_module/$MOD.ko" ] && [ -s "$DIR/module-not-built" ]; then
+		# the build's reason (Makefile): a short one, then the whole line
+		sed -n '2s/^/# /p' "$DIR/module-not-built"
+		why=$(head -n 1 "$DIR/module-not-built")
+	elif [ ! -r /proc/modules ]; then
+		why="no module support"
+	elif ! grep -q " /sys/kernel/debug debugfs " /proc/mounts &&
+	     ! mount -t debugfs none /sys/kernel/debug 2>/dev/null; then
+		why="no debugfs"
+	elif loaded && ! rmmod "$MOD"; then
+		# loaded by someone else, with parameters we do not know
+		why="module busy"
+	elif ! find_module; then
+		echo "# $MOD.ko is not in $DIR/test_module, nor found by modprobe"
+		why="module not found"
+	fi
+	[ -z "$why" ]
+}
+
+# load: the module find_module found, with $MOD_PARAMS
+load()
+{
+	# shellcheck disable=SC2086
+	if [ -n "$KO" ]; then
+		insmod "$KO" $MOD_PARAMS
+	else
+		modprobe -q "$MOD" $MOD_PARAMS
+	fi
+}
+
+# req REQUEST: one control-file transaction on its own descriptor, the
+# reply in $reply
+req()
+{
+	reply=
+	exec 3<>"$CTL" || return 1
+	if ! printf '%s\n' "$1" >&3 2>/dev/null; then
+		exec 3>&-
+		return 1
+	fi
+	read -r reply <&3
+	exec 3>&-
+	return 0
+}
