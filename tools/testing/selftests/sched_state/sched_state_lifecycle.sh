@@ -203,7 +203,8 @@ if load; then
 		client=$!
 		rand 400
 		msleep $((10 + rnd))
-		kill -KILL -"$client" 2>/dev/null
+		# a client not yet in a session of its own has no group
+		kill -KILL -"$client" 2>/dev/null || kill -KILL "$client" 2>/dev/null
 		wait "$client" 2>/dev/null
 		survived=$((survived + 1))
 	done
