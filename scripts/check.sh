@@ -163,6 +163,8 @@ for p in "${plan[@]}"; do
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	python3 "$TOP/scripts/names.py" "${taps[@]}"
+gate "the lifecycle script waits and kills alike with and without busybox" \
+	env KERNEL=mainline "$TOP/scripts/lifecycle-portability.sh"
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" --check "$@"' \
 	"$TOP/scripts/results.py" "${taps[@]%/ktap.tap}"

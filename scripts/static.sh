@@ -231,7 +231,8 @@ has_install()
 
 	list=$(sed 's|^\./||')
 	for f in run_kselftest.sh kselftest-list.txt sched_state/sched_state_test \
-		 sched_state/sched_state.sh sched_state/settings sched_state/config; do
+		 sched_state/sched_state.sh sched_state/sched_state_lib.sh \
+		 kselftest/ktap_helpers.sh sched_state/settings sched_state/config; do
 		grep -qx "$f" <<<"$list" || { echo "$1: no $f"; rc=1; }
 	done
 	grep -qxE 'sched_state/(test_module/)?test_sched_state\.ko' <<<"$list" ||
