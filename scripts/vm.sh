@@ -73,7 +73,7 @@ KVM=${KVM:-auto}
 
 ((EUID == 0)) || die "run me as root (the initramfs needs a /dev/console made by mknod)"
 
-need() { command -v "$1" >/dev/null || die "$1 not found; install it: apt-get install $2"; }
+need_tool() { command -v "$1" >/dev/null || die "$1 not found; install it: apt-get install $2"; }
 # the arch's line of arches.tsv, as lib.sh's arch_set reads it
 row=$(awk -v a="$ARCH_NAME" '!/^#/ && NF && ($1 == a || $2 == a)' "$HERE/arches.tsv" | head -n 1)
 [[ -n $row ]] || die "--arch $ARCH_NAME: not in $HERE/arches.tsv"
@@ -81,12 +81,12 @@ read -r A_ARCH A_DEBIAN _ A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE A_STREAMS _ <
 [[ $A_CROSS != - ]] || A_CROSS=
 [[ $A_MACHINE != - ]] || A_MACHINE=
 [[ $A_STREAMS =~ ^(serial|pci)$ ]] || die "arches.tsv: $A_ARCH: unknown streams '$A_STREAMS'"
-need "$A_QEMU" "the qemu-system-* package with $A_QEMU (scripts/deps.sh)"
-need cpio cpio
-[[ -n $A_CROSS ]] || need busybox busybox-static
+need_tool "$A_QEMU" "the qemu-system-* package with $A_QEMU (scripts/deps.sh)"
+need_tool cpio cpio
+[[ -n $A_CROSS ]] || need_tool busybox busybox-static
 [[ -n $A_CROSS || -x /usr/bin/timeout ]] || die "/usr/bin/timeout not found; install it: apt-get install coreutils"
 [[ -n $A_CROSS || -x /bin/dash ]] || die "/bin/dash not found; install it: apt-get install dash"
-[[ -z $A_CROSS ]] || need readelf binutils
+[[ -z $A_CROSS ]] || need_tool readelf binutils
 [[ -n $KIMAGE && -n $KSFT && -n $OUT ]] || die "--kimage, --ksft and --out are required"
 [[ -f $KIMAGE ]] || die "kernel image $KIMAGE not found; pass an existing bzImage/vmlinuz with --kimage"
 [[ -f $KSFT/run_kselftest.sh ]] || die "$KSFT/run_kselftest.sh not found; install kselftests with 'make -C tools/testing/selftests install INSTALL_PATH=$KSFT'"
@@ -120,14 +120,14 @@ userland() {
 	fi
 	exec 7>&-
 	for p in /bin/busybox /bin/dash /usr/bin/timeout; do
-		[[ -n $(ul "$p") ]] || die "$d: no $p in $A_DEBIAN's$pkgs"
+		[[ -n $(userland_path "$p") ]] || die "$d: no $p in $A_DEBIAN's$pkgs"
 	done
 }
 
-# ul PATH: PATH in USERLAND, also where a merged /usr moved it, its
+# userland_path PATH: PATH in USERLAND, also where a merged /usr moved it, its
 # symbolic links followed inside USERLAND (libc6's /lib64/ld64.so.2 is an
 # absolute one)
-ul() {
+userland_path() {
 	local r=${USERLAND%/} f=$1 t i
 	for i in 1 2 3 4 5 6 7 8; do
 		[[ -e $r$f || -L $r$f ]] || [[ ! -e $r/usr$f && ! -L $r/usr$f ]] || f=/usr$f
@@ -144,9 +144,9 @@ ul() {
 	done
 }
 
-# mkroot DIR: a root with busybox applets, /etc/passwd and a /dev/console.
+# make_root DIR: a root with busybox applets, /etc/passwd and a /dev/console.
 # A busybox that cannot run here lists its applets in the guest (see init).
-mkroot() {
+make_root() {
 	local r=$1 a
 	rm -rf "$r"
 	mkdir -p "$r"/{bin,dev,etc,proc,root,sys/kernel/debug,tmp,usr/bin,usr/local/bin}
@@ -157,17 +157,17 @@ mkroot() {
 			[[ $a == busybox ]] || ln -sf busybox "$r/bin/$a"
 		done
 	else
-		cp "$(ul /bin/busybox)" "$r/bin/busybox"
+		cp "$(userland_path /bin/busybox)" "$r/bin/busybox"
 	fi
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$r/etc/passwd"
 	mknod -m 600 "$r/dev/console" c 5 1
 }
 
-# addlibs ROOT: copy the shared libraries every ELF file in ROOT needs, from
+# add_libraries ROOT: copy the shared libraries every ELF file in ROOT needs, from
 # this machine (ldd), or, for a foreign USERLAND, from there: each file's
 # interpreter and DT_NEEDED libraries, found in USERLAND's library
 # directories, and theirs in turn
-addlibs() {
+add_libraries() {
 	local f l p c
 	if [[ $USERLAND == / ]]; then
 		while IFS= read -r -d '' f; do
@@ -196,29 +196,29 @@ addlibs() {
 				[[ -n $p ]] || die "$f needs $l: not in $USERLAND"
 			fi
 			[[ -e $1$p ]] && continue
-			[[ -n $(ul "$p") ]] || die "$f needs $p: not in $USERLAND"
+			[[ -n $(userland_path "$p") ]] || die "$f needs $p: not in $USERLAND"
 			mkdir -p "$1$(dirname "$p")"
-			cp -L "$(ul "$p")" "$1$p"
+			cp -L "$(userland_path "$p")" "$1$p"
 			todo+=("$1$p")
 		done
 	done
 }
 
-# mkcpio ROOT FILE
-mkcpio() { (cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$2"; }
+# make_cpio ROOT FILE
+make_cpio() { (cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$2"; }
 
-mkinitrd() {
+make_initramfs() {
 	local r=$OUT/root streams
-	mkroot "$r"
+	make_root "$r"
 	cp -a "$KSFT/." "$r/kselftest/"
 	# busybox sh runs its applets ahead of PATH, so it would never run the
 	# sed below; dash (Debian's /bin/sh, as in real installs) searches PATH
-	cp --remove-destination "$(ul /bin/dash)" "$r/bin/sh"
-	cp "$(ul /usr/bin/timeout)" "$r/usr/bin/timeout"
+	cp --remove-destination "$(userland_path /bin/dash)" "$r/bin/sh"
+	cp "$(userland_path /usr/bin/timeout)" "$r/usr/bin/timeout"
 	for d in "${EXTRA[@]}"; do
 		cp -a "$d/." "$r/"
 	done
-	addlibs "$r"
+	add_libraries "$r"
 	printf '%s\n' "$GUEST_CMD" >"$r/guest.sh"
 	# runner.sh prefixes nested TAP with "sed -e s/^/# /", and busybox sed
 	# buffers a pipe: nested lines would only arrive when a test ends.
@@ -278,29 +278,29 @@ mkinitrd() {
 	EOF
 	} >"$r/init"
 	chmod +x "$r/init" "$r/usr/local/bin/sed"
-	mkcpio "$r" "$OUT/initramfs.cpio.gz"
+	make_cpio "$r" "$OUT/initramfs.cpio.gz"
 	rm -rf "$r"
 }
 
-# qemu ARGS...: start QEMU in the background with what every boot shares
-qemu() {
+# start_qemu ARGS...: start QEMU in the background with what every boot shares
+start_qemu() {
 	"$A_QEMU" ${A_MACHINE:+-M "$A_MACHINE"} -m 1G -smp 2 -display none -no-reboot -monitor none \
 		-nic none -kernel "$KIMAGE" \
 		-append "console=$A_CONSOLE quiet panic=-1 loglevel=4" "$@" \
 		</dev/null >>"$OUT/qemu.log" 2>&1 &
 }
 
-# clean: strip \r and terminal escape sequences
-clean() { LC_ALL=C sed -u -E 's/\x1b\[[0-?]*[ -/]*[@-~]//g; s/\x1b[^[]//g; s/\r//g'; }
+# strip_escapes: strip \r and terminal escape sequences
+strip_escapes() { LC_ALL=C sed -u -E 's/\x1b\[[0-?]*[ -/]*[@-~]//g; s/\x1b[^[]//g; s/\r//g'; }
 
-kvmprobe() {
+probe_kvm() {
 	local d=$OUT/kvm-probe
-	mkroot "$d/root"
+	make_root "$d/root"
 	printf '#!/bin/sh\necho KVM_PROBE_OK\npoweroff -f\n' >"$d/root/init"
 	chmod +x "$d/root/init"
-	addlibs "$d/root"
-	mkcpio "$d/root" "$d/initrd"
-	qemu -serial "file:$d/console.log" -initrd "$d/initrd" -enable-kvm -cpu host
+	add_libraries "$d/root"
+	make_cpio "$d/root" "$d/initrd"
+	start_qemu -serial "file:$d/console.log" -initrd "$d/initrd" -enable-kvm -cpu host
 	local pid=$! t=0
 	while kill -0 $pid 2>/dev/null && ((t++ < 20)); do sleep 1; done
 	kill $pid 2>/dev/null || true
@@ -309,7 +309,7 @@ kvmprobe() {
 	grep -q KVM_PROBE_OK "$d/console.log"
 }
 
-pickaccel() {
+pick_accel() {
 	local cache
 	cache=$(dirname "$OUT")/kvm-probe.$(basename "$KIMAGE").$(stat -c %Y "$KIMAGE")
 	ACCEL=tcg
@@ -326,7 +326,7 @@ pickaccel() {
 		ACCEL=$(cat "$cache") WHY="cached probe verdict in $cache"
 	else
 		# stderr too: bash reports a QEMU that aborted there
-		if kvmprobe 2>>"$OUT/qemu.log"; then
+		if probe_kvm 2>>"$OUT/qemu.log"; then
 			ACCEL=kvm WHY="KVM probe boot succeeded"
 		else
 			WHY="KVM probe boot failed, see $OUT/qemu.log"
@@ -336,9 +336,9 @@ pickaccel() {
 	msg "accel $ACCEL ($WHY)"
 }
 
-# mkdmesg: dmesg.log from the kmsg stream; a panic stops that stream early,
+# make_dmesg: dmesg.log from the kmsg stream; a panic stops that stream early,
 # so add the kernel lines (KERN_ERR and worse) the console got after it
-mkdmesg() {
+make_dmesg() {
 	awk '
 	function ts(l) { return match(l, /^\[ *[0-9.]+\]/) ? substr(l, 2, RLENGTH - 2) + 0 : -1 }
 	NR == FNR {
@@ -350,13 +350,13 @@ mkdmesg() {
 	' "$OUT/kmsg.log" "$OUT/console.txt" >"$OUT/dmesg.log"
 }
 
-# unexpected: dmesg.log as "LINE:text", less the hung-task reports the suite
+# unexpected_reports: dmesg.log as "LINE:text", less the hung-task reports the suite
 # asked for.  The hung_task test writes "sched_state: hung_task window begin
 # pid=N" and "... end pid=N" around a thread it expects the detector to see,
 # and judges the report itself; a report about any other task, or outside
 # its window, still counts, and so does everything else.  A lockdep
 # kernel's list of held locks right after an accepted report belongs to it.
-unexpected() {
+unexpected_reports() {
 	awk '
 	/sched_state: hung_task window begin pid=/ { sub(/.*pid=/, ""); open[$0 + 0]; next }
 	/sched_state: hung_task window end pid=/ { sub(/.*pid=/, ""); delete open[$0 + 0]; next }
@@ -385,8 +385,8 @@ unexpected() {
 	' "$OUT/dmesg.log"
 }
 
-# running: the test a timed-out run was in, from the runner and harness lines
-running() {
+# running_test: the test a timed-out run was in, from the runner and harness lines
+running_test() {
 	awk -v cmd="$GUEST_CMD" '
 	/^(# )*# selftests: / { sub(/^(# )*# selftests: /, ""); test = $0; cur = "" }
 	/^(# )*# +RUN +[^ ]+ \.\.\.$/ { cur = $(NF - 1) }
@@ -410,8 +410,8 @@ userland
 # the PCI slots of the "pci" streams
 KMSG_SLOT=10 TAP_SLOT=11
 msg "building initramfs in $OUT"
-mkinitrd
-pickaccel
+make_initramfs
+pick_accel
 if [[ $ACCEL == kvm ]]; then
 	accel=(-enable-kvm -cpu host)
 else
@@ -422,11 +422,11 @@ serial) streams=(-serial "file:$OUT/kmsg.log" -serial "file:$OUT/ktap.raw") ;;
 pci) streams=(-chardev "file,id=kmsg,path=$OUT/kmsg.log" -device "pci-serial,chardev=kmsg,addr=0x$KMSG_SLOT"
 	-chardev "file,id=tap,path=$OUT/ktap.raw" -device "pci-serial,chardev=tap,addr=0x$TAP_SLOT") ;;
 esac
-qemu -serial "file:$OUT/console.log" "${streams[@]}" \
+start_qemu -serial "file:$OUT/console.log" "${streams[@]}" \
 	-initrd "$OUT/initramfs.cpio.gz" "${accel[@]}"
 qpid=$!
 trap 'kill $qpid 2>/dev/null || true' EXIT
-tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | clean &
+tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | strip_escapes &
 tpid=$!
 start=$SECONDS timedout=
 while kill -0 $qpid 2>/dev/null; do
@@ -442,13 +442,13 @@ wait $qpid || qrc=$?
 wait $tpid || true
 took="$((SECONDS - start)) s"
 
-clean <"$OUT/ktap.raw" >"$OUT/ktap.tap"
-clean <"$OUT/console.log" >"$OUT/console.txt"
-mkdmesg
+strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
+strip_escapes <"$OUT/console.log" >"$OUT/console.txt"
+make_dmesg
 
 bad=0
 fail() { msg "$*"; bad=1; }
-[[ -n $timedout ]] && fail "TIMEOUT after $TIMEOUT s; running: $(running)"
+[[ -n $timedout ]] && fail "TIMEOUT after $TIMEOUT s; running: $(running_test)"
 [[ -n $timedout || $qrc == 0 ]] ||
 	fail "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
 if ! grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt"; then
@@ -471,7 +471,7 @@ reports=0
 while IFS= read -r l; do
 	fail "kernel report: dmesg.log:$l"
 	reports=$((reports + 1))
-done < <(unexpected 2>"$OUT/accepted" | grep -E -e "$pats" || true)
+done < <(unexpected_reports 2>"$OUT/accepted" | grep -E -e "$pats" || true)
 accepted=$(cat "$OUT/accepted")
 
 pass=$(grep -E '^(# )*ok ' "$OUT/ktap.tap" | grep -cv '# SKIP' || true)
