@@ -49,37 +49,20 @@ else
 	kernels="mainline mainline-rt"
 fi
 
-# The guest command: valid TAP, everything but the results as "# " lines,
-# each JSON file between marker lines for json() below.
-guest=$(cat <<EOF
-cd /kselftest/sched_state || exit 1
-p() { while IFS= read -r l || [ -n "\$l" ]; do case \$l in '#'*) echo "\$l" ;; *) echo "# \$l" ;; esac; done; }
-res() { case \$3 in 0) echo "ok \$1 \$2" ;; 4) echo "ok \$1 \$2 # SKIP" ;; *) echo "not ok \$1 \$2 # exit \$3" ;; esac; }
-dump() { echo "# BENCH_JSON_BEGIN \$1"; [ -f /tmp/\$1.json ] && p </tmp/\$1.json; echo "# BENCH_JSON_END \$1"; }
-echo 'TAP version 13'
-echo '1..2'
-ko=test_module/test_sched_state.ko
-{ insmod \$ko && ./set_state_bench ${lat[*]} -o /tmp/latency.json; echo \$? >/tmp/rc; rmmod test_sched_state; } 2>&1 | p
-dump latency
-res 1 set_state_bench \$(cat /tmp/rc)
-{ ./unlink_bench ${unl[*]} -o /tmp/unlink1.json; echo \$? >/tmp/rc; } 2>&1 | p
-dump unlink1
-res 2 unlink_bench \$(cat /tmp/rc)
-EOF
-)
+# The guest command (scripts/guest/bench.sh): valid TAP, each program's
+# output nested, the JSON files handed back to vm.sh's <out>/files
+guest="sh /guest/bench.sh ${lat[*]} -- ${unl[*]}"
 
-# json KNAME NAME: the guest's NAME.json from its TAP into $out/KNAME-NAME.json
+# json KNAME NAME: the guest's NAME.json, which vm.sh took back, as
+# $out/KNAME-NAME.json
 json()
 {
-	local tap=$BUILD/$1/bench/ktap.tap dst=$out/$1-$2.json
+	local src=$BUILD/$1/bench/files/$2.json dst=$out/$1-$2.json
 
 	rm -f "$dst"
-	sed -n "/^# BENCH_JSON_BEGIN $2\$/,/^# BENCH_JSON_END $2\$/p" "$tap" 2>/dev/null |
-		sed '1d;$d;s/^# //' >"$dst.tmp"
-	if [ -s "$dst.tmp" ] && python3 -m json.tool "$dst.tmp" >/dev/null 2>&1; then
-		mv "$dst.tmp" "$dst"
+	if [ -f "$src" ] && python3 -m json.tool "$src" >/dev/null 2>&1; then
+		cp "$src" "$dst"
 	else
-		rm -f "$dst.tmp"
 		say "no $2 results from $1"
 		return 1
 	fi

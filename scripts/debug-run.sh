@@ -23,36 +23,21 @@ start=$SECONDS
 dir=$("$TOP/scripts/kernel.sh" debug) || die "building the debug kernel failed"
 build=$(. "$dir/env" && echo "$KVER ($KFROM)")
 
-# kmemleak only reports objects older than 5 s, and an object needs to be
-# seen unreferenced by a scan: wait, scan twice, then print the report as
-# TAP comments between markers.
-guest_cmd='./run_kselftest.sh -c sched_state; rc=$?
-'$(stress_guest)'
-k=/sys/kernel/debug/kmemleak
-if [ -w $k ]; then
-	sleep 5
-	echo scan >$k
-	sleep 5
-	echo scan >$k
-	echo "# KMEMLEAK_BEGIN"
-	while IFS= read -r l; do echo "# kmemleak: $l"; done <$k
-	echo "# KMEMLEAK_END"
-else
-	echo "# KMEMLEAK_UNAVAILABLE: no $k"
-fi
-exit $rc'
+# the suite, the stress programs (scripts/guest/stress.sh), then the
+# kmemleak scans (scripts/guest/kmemleak.sh), which hand the report back
+stress=$(stress_command) || exit
+guest_cmd="./run_kselftest.sh -c sched_state; rc=\$?
+$stress
+sh /guest/kmemleak.sh
+exit \$rc"
 
 vrc=0
 "$TOP/scripts/run.sh" --timeout "$timeout" --guest-cmd "$guest_cmd" 2>&1 |
 	tee "$out/debug-run.log" || vrc=$?
 
-tap=$out/vm/ktap.tap
-summary=$(grep 'vm.sh: summary:' "$out/debug-run.log" || true)
+result=$out/vm/result.json
+report=$out/vm/files/kmemleak.txt
 leaks=$(awk '
-	/^# KMEMLEAK_BEGIN/ { on = 1; next }
-	/^# KMEMLEAK_END/ { on = 0 }
-	!on { next }
-	{ sub(/^# kmemleak: /, "") }
 	/^unreferenced object/ { n++; mod[n] = 0; first[n] = $0; bt[n] = "" }
 	n && /test_sched_state/ { mod[n] = 1 }
 	n && /^    \[</ && bt[n] == "" { bt[n] = $0 }
@@ -62,23 +47,34 @@ leaks=$(awk '
 			printf "object %d%s: %s %s\n", i, mod[i] ? " (test_sched_state)" : " (kernel)", first[i], bt[i] > "/dev/stderr"
 		}
 		print m + 0, n + 0
-	}' "$tap" 2>"$out/kmemleak.objects") || true
+	}' "$report" 2>"$out/kmemleak.objects") || true
 read -r modleaks allleaks <<<"${leaks:-x x}"
 kmemleak_ok=1
-grep -q '^# KMEMLEAK_END' "$tap" 2>/dev/null || kmemleak_ok=
+[ -f "$report" ] || kmemleak_ok=
 
 echo "== debug kernel run"
 echo "kernel: $build"
 figures=0
-stress_figures "$tap" || figures=1
-if [[ $summary =~ boot-to-done\ ([^,]*), ]]; then echo "boot-to-done: ${BASH_REMATCH[1]}"; fi
-if [[ $summary =~ tests:\ ([^\;]*)\; ]]; then echo "tests: ${BASH_REMATCH[1]}"; fi
-if [[ $summary =~ dmesg\ reports:\ ([0-9]+) ]]; then echo "kernel reports: ${BASH_REMATCH[1]}"; fi
+stress_figures "$out/vm" || figures=1
+if [ -f "$result" ]; then
+	python3 - "$result" <<-'EOF'
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	c, s = r['counts'], r['seconds']
+	print(f"boot-to-done: {s['guest_run']} s in the guest, {s['host']} s on the host")
+	print(f"tests: {c['top']} top-level, {c['pass']} pass, {c['skip']} skip, "
+	      f"{c['fail']} fail (nested included)")
+	print(f"kernel reports: {c['reports']} ({c['accepted']} expected hung-task "
+	      "reports accepted)")
+	EOF
+else
+	echo "no $result: vm.sh did not finish"
+fi
 if [[ -n $kmemleak_ok ]]; then
 	echo "leaked objects: $allleaks ($modleaks of them name test_sched_state; list: $out/kmemleak.objects)"
 	sed 's/^/  /' "$out/kmemleak.objects"
 else
-	echo "leaked objects: unknown (the kmemleak scan did not complete; see $tap)"
+	echo "leaked objects: unknown (no kmemleak report came back; see $out/vm/ktap.tap)"
 fi
 echo "whole run: $((SECONDS - start)) s; files: $out/debug-run.log $out/vm/"
 

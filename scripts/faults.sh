@@ -16,34 +16,45 @@ faults=${FAULTS:-$(awk -v k="$k" '!/^#/ && NF && ($2 == "any" || $2 == k) { prin
 ksft=$("$TOP/scripts/build.sh")
 out=$BUILD/$KNAME/faults
 
-checks()
+# fault_checks FAULT: the checks faults.txt lists for FAULT
+fault_checks()
 {
 	awk -v f="$1" '$1 == f { for (i = 3; i <= NF; i++) print $i }' "$table"
 }
 
-# each fault runs just the checks it lists: sched_state.sh takes the module
-# parameters, then after -- the harness's options, here one -r per check
+# scripts/guest/faults.sh runs the suite once per fault, with just the
+# checks that fault lists
 say "fault runs on $KERNEL:" $faults
-cmd=
+specs=()
 for f in $faults; do
-	cmd+="KSELFTEST_SCHED_STATE_SH_ARGS=\"fault=$f --$(printf ' -r %s' $(checks "$f"))\""
-	cmd+=" ./run_kselftest.sh -t sched_state:sched_state.sh"$'\n'
-	cmd+="echo '# sched_state fault done: $f'"$'\n'
+	specs+=("$f:$(fault_checks "$f" | paste -sd,)")
 done
-"$TOP/scripts/vm.sh" --expect-failures --timeout $((300 * $(echo $faults | wc -w))) \
-	--kimage "$KIMAGE" --ksft "$ksft" --out "$out" --guest-cmd "$cmd" >"$out.log" 2>&1 ||
+"$TOP/scripts/vm.sh" --expect-failures --timeout $((300 * ${#specs[@]})) \
+	--kimage "$KIMAGE" --ksft "$ksft" --out "$out" \
+	--guest-cmd "sh /guest/faults.sh ${specs[*]}" >"$out.log" 2>&1 ||
 	{ tail -n 40 "$out.log"; die "the fault runs did not complete cleanly; log: $out.log"; }
+
+# fault_results FAULT: "RESULT CHECK" for each check run under FAULT, from
+# result.json: the harness's results nested in the result "fault=FAULT"
+fault_results()
+{
+	python3 - "$out/result.json" "fault=$1" <<-'EOF'
+	import json, sys
+	for t in json.load(open(sys.argv[1]))['tests']:
+	    if len(t['path']) == 3 and t['path'][0] == sys.argv[2]:
+	        print(t['result'], t['name'])
+	EOF
+}
 
 missed=0
 for f in $faults; do
-	segment=$(awk -v f="$f" '$0 == "# sched_state fault done: " f { exit } /^# sched_state fault done: / { s = ""; next } { s = s $0 "\n" } END { printf "%s", s }' "$out/ktap.tap")
 	grep -q "test_sched_state: fault injected: $f$" "$out/dmesg.log" ||
 		{ echo "FAIL: fault $f: the module did not report it injected"; missed=$((missed + 1)); continue; }
-	checks=$(checks "$f")
+	results=$(fault_results "$f")
 	failed=0 total=0 escaped=
-	for c in $checks; do
+	for c in $(fault_checks "$f"); do
 		total=$((total + 1))
-		if grep -qx "# not ok [0-9]* $c" <<<"$segment"; then
+		if grep -qx "fail $c" <<<"$results"; then
 			failed=$((failed + 1))
 		else
 			escaped+=" $c"

@@ -156,8 +156,8 @@ matrix_record()
 	python3 - "$BUILD/matrix.txt" "$1" "$KVER" "$2" "$3" <<-'EOF'
 	import json, sys
 	path, name, release, result, rc = sys.argv[1:]
-	r = json.load(open(result))
-	line = f'{name} {release} {r["pass"]} pass {r["skip"]} skip {r["fail"]} fail'
+	c = json.load(open(result))["counts"]
+	line = f'{name} {release} {c["pass"]} pass {c["skip"]} skip {c["fail"]} fail'
 	line += "\n" if rc == "0" else " (run FAILED: see its vm.log)\n"
 	try:
 	    lines = [l for l in open(path) if l.split()[:1] != [name]]
@@ -167,47 +167,65 @@ matrix_record()
 	EOF
 }
 
-# stress_guest: guest shell lines for the hostile-input and lifecycle
-# programs: sched_state_fuzz (STRESS_INPUTS per file, default 10000; module
-# loaded), then sched_state_lifecycle.sh, as one TAP block (a plan and two
-# results, each program's own KTAP nested as "# " lines).  STRESS_SEED, if
-# set, replays both.
-stress_guest()
+# result_value RESULT_JSON KEY[.KEY...]: one value of a vm.sh result.json
+# (a list index is a KEY too), as JSON unless it is a string
+result_value()
 {
-	local inputs=${STRESS_INPUTS:-10000} seed=${STRESS_SEED:-} fuzz
+	python3 - "$@" <<-'EOF'
+	import json, sys
+	v = json.load(open(sys.argv[1]))
+	for k in sys.argv[2].split('.'):
+	    v = v[int(k)] if isinstance(v, list) else v[k]
+	print(v if isinstance(v, str) else json.dumps(v))
+	EOF
+}
+
+# stress_command: the guest command of scripts/guest/stress.sh, the
+# hostile-input and lifecycle programs: STRESS_INPUTS fuzz inputs per file
+# (default 10000); STRESS_SEED, if set, replays both programs.
+stress_command()
+{
+	local inputs=${STRESS_INPUTS:-10000} seed=${STRESS_SEED:-}
 
 	[[ -z $seed || $seed =~ ^[0-9]+$ ]] || die "STRESS_SEED=$seed: not a number"
 	[[ $inputs =~ ^[0-9]+$ ]] || die "STRESS_INPUTS=$inputs: not a number"
-	fuzz="-n $inputs${seed:+ -s $seed}"
-	cat <<EOF
-cd /kselftest/sched_state || exit 1
-echo '# sched_state hostile input and lifecycle'
-p() { while IFS= read -r l || [ -n "\$l" ]; do echo "# \$l"; done; }
-res() { case \$3 in 0) echo "ok \$1 \$2" ;; *) echo "not ok \$1 \$2 # exit \$3" ;; esac; }
-echo '1..2'
-ko=test_module/test_sched_state.ko
-{
-	insmod \$ko && ./sched_state_fuzz $fuzz; echo \$? >/tmp/rc
-	rmmod test_sched_state || echo 1 >/tmp/rc
-} 2>&1 | p
-res 1 sched_state_fuzz \$(cat /tmp/rc)
-{ ${seed:+SCHED_STATE_SEED=$seed} ./sched_state_lifecycle.sh; echo \$? >/tmp/rc; } 2>&1 | p
-res 2 sched_state_lifecycle \$(cat /tmp/rc)
-EOF
+	echo "sh /guest/stress.sh $inputs $seed"
 }
 
-# stress_figures TAP: print the fuzz's and the lifecycle's figures from a
-# run of stress_guest; fail, naming them, if any of their results is missing.
+# stress_figures OUT: print the seed and the fuzz's and the lifecycle's
+# results from a vm.sh run of stress_command (OUT/result.json and the
+# stress.json it handed back); fail, naming them, if any result is missing
+# or failed.
 stress_figures()
 {
-	local f block missing=
-
-	block=$(sed -n '/^# sched_state hostile input and lifecycle$/,$p' "$1" 2>/dev/null)
-	grep -E '^# (# )?(seed|(not )?ok [0-9]+ )' <<<"$block" | sed 's/^# //' || true
-	for f in '^# ok 1 fuzz: ' '^# ok 2 sanity after fuzz' '^# ok 1 load/unload cycles: ' \
-		 '^# ok 2 rmmod with a request in flight: ' '^# ok 3 SIGKILL at random points: ' \
-		 '^# ok 4 parallel writers: '; do
-		grep -qE "$f" <<<"$block" || missing+=" '${f#^# }'"
-	done
-	[ -z "$missing" ] || { echo "missing results:$missing"; return 1; }
+	python3 - "$1" <<-'EOF'
+	import json, sys
+	out = sys.argv[1]
+	want = {'sched_state_fuzz': ['fuzz: ', 'sanity after fuzz'],
+	        'sched_state_lifecycle': ['load/unload cycles: ',
+	                                  'rmmod with a request in flight: ',
+	                                  'SIGKILL at random points: ',
+	                                  'parallel writers: ']}
+	try:
+	    r = json.load(open(f'{out}/result.json'))
+	    stress = json.load(open(f'{out}/files/stress.json'))
+	except (OSError, ValueError) as e:
+	    print(f'no stress results: {e}')
+	    sys.exit(1)
+	print(f"seed {stress['seed']} (replay: STRESS_SEED={stress['seed']}), "
+	      f"{stress['inputs']} fuzz inputs per file")
+	missing = []
+	for prog, names in want.items():
+	    tests = [t for t in r['tests'] if len(t['path']) >= 2 and
+	             t['path'][-2] == prog]
+	    for name in names:
+	        got = [t for t in tests if t['name'].startswith(name)]
+	        for t in got:
+	            print(f"{prog}: {t['result']}: {t['name']}")
+	        if not got or any(t['result'] != 'pass' for t in got):
+	            missing.append(f"'{prog}: {name}'")
+	if missing:
+	    print('missing or failed results: ' + ' '.join(missing))
+	    sys.exit(1)
+	EOF
 }

@@ -6,14 +6,15 @@
 # with sleeping kthreads, rmmod with a request in flight, clients SIGKILLed at
 # random points, parallel writers).  vm.sh judges the TAP, a crash, a timeout
 # and the kernel log (any WARN/BUG/Oops/lockdep/KASAN/hung-task report fails
-# the run); this script then requires both programs' figures in the TAP and
-# prints them.  TAP, dmesg and console: $BUILD/<kernel>/stress.
+# the run); this script then requires both programs' results in vm.sh's
+# result.json and prints them.  TAP, dmesg, console and result.json:
+# $BUILD/<kernel>/stress.
 #
-# Knobs: STRESS_SEED (both programs' seed; default: their own, printed),
+# Knobs: STRESS_SEED (both programs' seed; default: a random one, printed),
 # STRESS_INPUTS (fuzz inputs per file, 10000), STRESS_TIMEOUT (s, 900).
 . "$(dirname "$0")/lib.sh"
-guest="echo 'TAP version 13'
-$(stress_guest)"
+cmd=$(stress_command) || exit
+guest="echo 'TAP version 13'; $cmd"
 pick_kernel
 
 ksft=$("$TOP/scripts/build.sh")
@@ -27,7 +28,7 @@ rc=0
 took=$((SECONDS - start))
 
 figures=0
-stress_figures "$out/ktap.tap" || figures=$?
+stress_figures "$out" || figures=$?
 grep 'vm.sh: summary:' "$out.log" || true
 if ((rc || figures)); then
 	tail -n 40 "$out.log"

@@ -3,7 +3,27 @@
 # Boot a kernel in QEMU with an installed kselftest tree as initramfs, run a
 # command in it, then judge its TAP output and the kernel log.
 #
-# Writes OUTDIR/result.json: counts, kernel reports, time and the verdict.
+# The command runs in /kselftest under dash; scripts/guest/ is /guest in
+# the initramfs: its programs take arguments (sh /guest/stress.sh 10000),
+# and the helpers they share, tap.sh, include hand_back FILE, which sends a
+# text file back to OUTDIR/files/ through the TAP stream.
+#
+# Writes OUTDIR/result.json, what the other scripts read:
+#   ok, problems     the verdict, and each reason it failed
+#   counts           top, planned, pass, skip, fail (nested included),
+#                    reports (kernel reports), accepted (hung-task reports
+#                    the suite asked for)
+#   tests            every TAP result at every depth: depth, number, name,
+#                    result (pass, fail, skip), directive, comment, children
+#                    (how many) and path (the names of its parents, then its
+#                    own)
+#   kernel_reports   line (of dmesg.log) and text
+#   seconds          host (wall time of the boot), timeout, guest_boot (the
+#                    guest's uptime when it reached /init), guest_run (from
+#                    there to the command's end)
+#   files, bad_files what hand_back sent: name, path and bytes of each; the
+#                    names of those cut short or changed on the way
+#   kimage, arch, accel, guest_rc, timed_out, expect_failures, logs
 #
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
 #              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--expect-failures]
@@ -218,8 +238,11 @@ make_initramfs() {
 	for d in "${EXTRA[@]}"; do
 		cp -a "$d/." "$r/"
 	done
+	# the guest programs and their helpers, and the command, run from
+	# /kselftest
+	cp -a "$HERE/guest" "$r/guest"
 	add_libraries "$r"
-	printf '%s\n' "$GUEST_CMD" >"$r/guest.sh"
+	printf '%s\n' "$GUEST_CMD" >"$r/guest/command.sh"
 	# runner.sh prefixes nested TAP with "sed -e s/^/# /", and busybox sed
 	# buffers a pipe: nested lines would only arrive when a test ends.
 	cat >"$r/usr/local/bin/sed" <<-'EOF'
@@ -269,11 +292,11 @@ make_initramfs() {
 	mount -t tmpfs tmpfs /tmp
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 	cat /proc/kmsg >"$kmsg" &
-	echo "SCHED_STATE_GUEST: booted"
+	echo "SCHED_STATE_GUEST: booted uptime=$(cut -d ' ' -f 1 /proc/uptime)"
 	cd /kselftest
-	{ sh /guest.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
+	{ sh /guest/command.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
 	sleep 1
-	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc)"
+	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(cut -d ' ' -f 1 /proc/uptime)"
 	poweroff -f
 	EOF
 	} >"$r/init"
@@ -440,51 +463,181 @@ done
 qrc=0
 wait $qpid || qrc=$?
 wait $tpid || true
-took="$((SECONDS - start)) s"
+seconds=$((SECONDS - start))
 
 strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
 strip_escapes <"$OUT/console.log" >"$OUT/console.txt"
 make_dmesg
 
-bad=0
-fail() { msg "$*"; bad=1; }
-[[ -n $timedout ]] && fail "TIMEOUT after $TIMEOUT s; running: $(running_test)"
+# what went wrong outside the TAP, one line each, for result.json
+: >"$OUT/problems"
+problem() { msg "$*"; echo "$*" >>"$OUT/problems"; }
+[[ -n $timedout ]] && problem "TIMEOUT after $TIMEOUT s; running: $(running_test)"
 [[ -n $timedout || $qrc == 0 ]] ||
-	fail "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
+	problem "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
 if ! grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt"; then
-	took=n/a
-	[[ -n $timedout ]] || fail "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
+	[[ -n $timedout ]] || problem "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
 	msg "last 30 console lines:"
 	tail -n 30 "$OUT/console.txt" | sed 's/^/    /'
 fi
-head -n 1 "$OUT/ktap.tap" | grep -qE '^(TAP version 13|KTAP version 1)$' ||
-	fail "ktap.tap does not start with a TAP/KTAP version line"
-plan=$(sed -nE 's/^1\.\.([0-9]+)$/\1/p' "$OUT/ktap.tap" | awk '{ n += $1 } END { print n + 0 }')
-top=$(grep -cE '^(not )?ok [0-9]+' "$OUT/ktap.tap" || true)
-grep -qE '^1\.\.[0-9]+$' "$OUT/ktap.tap" || fail "ktap.tap has no top-level plan 1..N"
-((plan == top)) || fail "ktap.tap plans $plan tests but has $top top-level results"
-while IFS= read -r l; do
-	fail "test failed: $l"
-done < <([[ -n $EXPECT_FAILURES ]] || grep -E '^(# )*not ok' "$OUT/ktap.tap" || true)
 pats=$(IFS='|'; echo "${DMESG_PATTERNS[*]}")
-reports=0
+unexpected_reports 2>"$OUT/accepted" | grep -E -e "$pats" >"$OUT/reports" || true
 while IFS= read -r l; do
-	fail "kernel report: dmesg.log:$l"
-	reports=$((reports + 1))
-done < <(unexpected_reports 2>"$OUT/accepted" | grep -E -e "$pats" || true)
-accepted=$(cat "$OUT/accepted")
+	problem "kernel report: dmesg.log:$l"
+done <"$OUT/reports"
 
-pass=$(grep -E '^(# )*ok ' "$OUT/ktap.tap" | grep -cv '# SKIP' || true)
-skip=$(grep -E '^(# )*ok ' "$OUT/ktap.tap" | grep -c '# SKIP' || true)
-nfail=$(grep -cE '^(# )*not ok ' "$OUT/ktap.tap" || true)
-rc=$(sed -n 's/.*SCHED_STATE_GUEST: done rc=//p' "$OUT/console.txt")
-printf '{"kimage": "%s", "accel": "%s", "seconds": %d, "guest_rc": %s, "top": %d, "pass": %d, "skip": %d, "fail": %d, "reports": %d, "accepted": %d, "timed_out": %s, "ok": %s}\n' \
-	"$KIMAGE" "$ACCEL" $((SECONDS - start)) "${rc:-null}" "$top" "$pass" "$skip" "$nfail" \
-	"$reports" "$accepted" "$([[ -n $timedout ]] && echo true || echo false)" \
-	"$( ((bad)) && echo false || echo true)" >"$OUT/result.json"
-msg "summary: kernel $KIMAGE, accel $ACCEL, boot-to-done $took," \
-	"guest rc ${rc:-n/a}; tests: $top top-level, $pass pass, $skip skip," \
-	"$nfail fail (nested included); dmesg reports: $reports" \
-	"($accepted expected hung-task reports accepted);" \
-	"files: $OUT/ktap.tap $OUT/dmesg.log $OUT/console.log"
+# result.json, and the TAP's own problems: see write_result
+write_result() {
+	python3 - "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
+		"${timedout:+1}" "$EXPECT_FAILURES" <<-'PYEOF'
+	import json, os, re, sys
+
+	out, kimage, arch, accel, seconds, limit, timedout, expect = sys.argv[1:]
+	problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
+	tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
+	console = open(f'{out}/console.txt', errors='replace').read()
+
+	def problem(text):
+	    print(f'vm.sh: {text}')
+	    problems.append(text)
+
+	# the tests: every result line at every depth ("# " per level); a
+	# nested result belongs to the next result one level up
+	result = re.compile(r'^((?:# )*)(not )?ok ([0-9]+)\b(?: -)? ?(.*)$')
+	directive_re = re.compile(r'(SKIP|TODO|XFAIL)\b *(.*)', re.I)
+	tests, pending, files, bad_files = [], {}, [], []
+	fbegin = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_BEGIN ([A-Za-z0-9._-]+)$')
+	fend = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_END ([A-Za-z0-9._-]+) ([0-9]+)$')
+	os.makedirs(f'{out}/files', exist_ok=True)
+	for f in os.listdir(f'{out}/files'):
+	    os.unlink(f'{out}/files/{f}')
+	cur = None
+	for line in tap:
+	    if cur:
+	        name, prefix, body = cur
+	        if line.startswith(prefix + '# |'):
+	            body.append(line[len(prefix) + 3:])
+	            continue
+	        m = fend.match(line)
+	        if m and m[1] == prefix and m[2] == name:
+	            data = ''.join(l + '\n' for l in body)
+	            if len(data) == int(m[3]) + 1 and data.endswith('\n'):
+	                data = data[:-1]
+	            if len(data.encode()) == int(m[3]):
+	                with open(f'{out}/files/{name}', 'w') as f:
+	                    f.write(data)
+	                files.append({'name': name, 'path': f'{out}/files/{name}',
+	                              'bytes': int(m[3])})
+	            else:
+	                bad_files.append(name)
+	                problem(f'file {name}: {len(data.encode())} bytes came, '
+	                        f'the guest sent {m[3]}')
+	            cur = None
+	            continue
+	        bad_files.append(name)
+	        problem(f'file {name}: cut short in the TAP')
+	        cur = None
+	    m = fbegin.match(line)
+	    if m:
+	        cur = (m[2], m[1], [])
+	        continue
+	    m = result.match(line)
+	    if not m:
+	        continue
+	    depth = len(m[1]) // 2
+	    name, _, comment = m[4].partition('#')
+	    d = directive_re.match(comment.strip())
+	    directive = d[1].upper() if d else None
+	    status = 'fail' if m[2] else 'skip' if directive == 'SKIP' else 'pass'
+	    t = {'depth': depth, 'number': int(m[3]), 'name': name.strip(),
+	         'result': status, 'directive': directive,
+	         'comment': (d[2] if d else comment).strip() or None,
+	         'children': []}
+	    t['children'] = pending.pop(depth + 1, [])
+	    for d in [d for d in pending if d > depth + 1]:
+	        del pending[d]
+	    pending.setdefault(depth, []).append(t)
+	    tests.append(t)
+	if cur:
+	    bad_files.append(cur[0])
+	    problem(f'file {cur[0]}: cut short in the TAP')
+
+	# each test's path: its ancestors' names, then its own
+	def walk(ts, path):
+	    for t in ts:
+	        t['path'] = path + [t['name']]
+	        walk(t['children'], t['path'])
+	        t['children'] = len(t['children'])
+	top = pending.get(0, [])
+	walk(top, [])
+	for d, ts in pending.items():
+	    if d:
+	        walk(ts, ['?'] * d)
+
+	if not tap or not re.fullmatch(r'TAP version 13|KTAP version 1', tap[0]):
+	    problem('ktap.tap does not start with a TAP/KTAP version line')
+	plans = [int(m[1]) for m in map(re.compile(r'^1\.\.([0-9]+)').match, tap) if m]
+	if not plans:
+	    problem('ktap.tap has no top-level plan 1..N')
+	if sum(plans) != len(top):
+	    problem(f'ktap.tap plans {sum(plans)} tests but has {len(top)} '
+	            'top-level results')
+	if not expect:
+	    for t in tests:
+	        if t['result'] == 'fail':
+	            problem('test failed: ' + ' / '.join(t['path']))
+
+	def uptime(what):
+	    m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
+	    return float(m[1]) if m else None
+	booted, done = uptime('booted'), uptime('done')
+	rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
+	reports = []
+	for l in open(f'{out}/reports'):
+	    n, _, text = l.rstrip('\n').partition(':')
+	    reports.append({'line': int(n), 'text': text})
+	count = lambda what: sum(t['result'] == what for t in tests)
+	r = {
+	    'kimage': kimage, 'arch': arch, 'accel': accel,
+	    'guest_rc': int(rc[1]) if rc else None,
+	    'timed_out': bool(timedout), 'expect_failures': bool(expect),
+	    'ok': not problems,
+	    'problems': problems,
+	    'counts': {'top': len(top), 'planned': sum(plans),
+	               'pass': count('pass'), 'skip': count('skip'),
+	               'fail': count('fail'), 'reports': len(reports),
+	               'accepted': int(open(f'{out}/accepted').read() or 0)},
+	    'seconds': {'host': int(seconds), 'timeout': int(limit),
+	                'guest_boot': booted,
+	                'guest_run': round(done - booted, 2)
+	                if booted is not None and done is not None else None},
+	    'tests': tests,
+	    'kernel_reports': reports,
+	    'files': files, 'bad_files': bad_files,
+	    'logs': {k: f'{out}/{v}' for k, v in (
+	        ('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
+	        ('console', 'console.txt'), ('qemu', 'qemu.log'))},
+	}
+	with open(f'{out}/result.json.tmp', 'w') as f:
+	    json.dump(r, f, indent=1)
+	    f.write('\n')
+	os.replace(f'{out}/result.json.tmp', f'{out}/result.json')
+	c, secs = r['counts'], r['seconds']
+	print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on "
+	      'the host, ' + (f"{secs['guest_run']} s from boot to done in the guest"
+	                      if secs['guest_run'] is not None else
+	                      'no boot-to-done time from the guest') +
+	      f", guest rc {r['guest_rc']}; tests: {c['top']} top-level, "
+	      f"{c['pass']} pass, {c['skip']} skip, {c['fail']} fail (nested "
+	      f"included); kernel reports: {c['reports']} ({c['accepted']} "
+	      'expected hung-task reports accepted); files: ' +
+	      (' '.join(f['name'] for f in files) or 'none') +
+	      f"; result: {out}/result.json")
+	sys.exit(0 if r['ok'] else 1)
+	PYEOF
+}
+
+bad=0
+write_result || bad=1
+rm -f "$OUT"/{problems,reports,accepted}
 exit $bad
