@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare sched_state benchmark results the way mmtests' compare-kernels does.
 
-usage: compare.py [--plot PREFIX] [--legacy] NAME=FILE[,FILE...] ...
+usage: compare.py [--plot PREFIX] [--legacy] [--only STAT[,STAT...]]
+                  NAME=FILE[,FILE...] ...
+       compare.py --avg-runtime NAME=FILE ...
+       compare.py --arches NAME=FILE ...
        compare.py --self-test
 
 Each NAME=FILE is one result set (a kernel, a mode, ...); the first is the
@@ -63,6 +66,16 @@ significance.
 Statistics as mmtests computed them for will-it-scale in 2017: Hmean is the
 harmonic mean (0 when a sample is not positive), Stddev the population
 standard deviation, CoeffVar = Stddev*100/arithmetic mean.
+
+--only STAT[,STAT...] keeps those blocks of the table (say Hmean, the
+commit's rows).  --avg-runtime prints just the commit's two lines per
+latency file, "Avg runtime set_task_state():    601 msecs" and the same of
+set_current_state(), aligned as the commit aligned them, under the set's
+name when there are several.  --arches compares latency files of different
+architectures (NAME: the arch): per variant, the corrected ns/call of each
+and its ratio to set_current_state()'s on that architecture, with no
+percentage against the first: under emulation (QEMU's TCG) only ratios
+within one architecture and one run mean anything.
 
 --plot PREFIX draws Hmean ops/sec (bars: Min..Max) against the task count,
 one line per set, into PREFIX.png and PREFIX.svg with gnuplot; for latency
@@ -284,10 +297,11 @@ def header_parts(name):
     return name[:index], name[index + 1:]
 
 
-def render(names, rows, legacy=False, precision=2):
-    """rows: [(stat, op, [(value, pct, sig), ...])] -> the table's lines."""
+def render(names, rows, legacy=False, precision=2, stats=()):
+    """rows: [(stat, op, [(value, pct, sig), ...])] -> the table's lines;
+    the statistic's column as wide as the widest of stats and of rows'."""
     width = 6 if legacy else CMP_WIDTH
-    slen = max(len(r[0]) for r in rows)
+    slen = max(len(s) for s in [r[0] for r in rows] + list(stats))
     olen = max(len(r[1]) for r in rows)
     lines = []
     parts = [header_parts(n) for n in names]
@@ -308,7 +322,7 @@ def render(names, rows, legacy=False, precision=2):
     return lines
 
 
-def throughput_table(sets, legacy, quiet=False):
+def throughput_table(sets, legacy, quiet=False, only=None):
     names = [s[0] for s in sets]
     all_series = [throughput_series(n, d) for n, _, d in sets]
     base = all_series[0]
@@ -337,6 +351,8 @@ def throughput_table(sets, legacy, quiet=False):
              ('Max', 'max', pdiff)]
     rows = []
     for title, key, cmp in stats:
+        if only and title not in only:
+            continue
         if legacy:
             cmp = pdiff
         for op, series, tasks in ops:
@@ -353,7 +369,7 @@ def throughput_table(sets, legacy, quiet=False):
                        significant(b[0], r[0]))
                 cells.append((v, cmp(v, bv), sig))
             rows.append((title, op, cells))
-    return render(names, rows, legacy)
+    return render(names, rows, legacy, stats=[s[0] for s in stats])
 
 
 # --- the latency benchmark ----------------------------------------------
@@ -398,7 +414,7 @@ def avg_runtime_lines(name, data, variants):
     return lines
 
 
-def latency_table(sets, legacy):
+def latency_table(sets, legacy, only=None):
     names = [s[0] for s in sets]
     lines = []
     per_set = []
@@ -421,6 +437,8 @@ def latency_table(sets, legacy):
              ('Stddev', stddev), ('Corrected', None)]
     rows = []
     for title, fn in stats:
+        if only and title not in only:
+            continue
         for v in ops:
             cells = []
             base = per_set[0][v][0]
@@ -441,6 +459,63 @@ def latency_table(sets, legacy):
             rows.append((title, v, cells))
     lines.append('ns/call:')
     return lines + render(names, rows, legacy, precision=3)
+
+
+def commit_avg_runtime(sets):
+    """The commit's two "Avg runtime" lines of each set."""
+    lines = []
+    pair = ['set_task_state_ptr', 'set_current_state']
+    width = max(len(LABELS.get(v, v + '()')) for v in pair) + 1
+    for name, _, datas in sets:
+        if len(sets) > 1:
+            lines.append(f'{name}:')
+        merged = {}
+        for data in datas:
+            merged.update(latency_variants(data))
+        for v in pair:
+            if v not in merged or not merged[v][1]:
+                raise InputError(f'{name}: no {v} total_ms')
+            label = LABELS.get(v, v + '()') + ':'
+            lines.append(f'Avg runtime {label:<{width}} '
+                         f'{amean(merged[v][1]):.0f} msecs')
+    return lines
+
+
+def arch_table(sets):
+    """Corrected ns/call per variant and arch, and its ratio to the same
+    arch's set_current_state()."""
+    names = [s[0] for s in sets]
+    per_set = []
+    for name, _, datas in sets:
+        merged = {}
+        for data in datas:
+            merged.update(latency_variants(data))
+        if 'empty_loop' not in merged or 'set_current_state' not in merged:
+            raise InputError(f'{name}: needs empty_loop and set_current_state')
+        per_set.append(merged)
+    ops = [v for v in variant_order(per_set[0]) if v != 'empty_loop']
+    cell = 22
+    vlen = max(len(LABELS.get(v, v + '()')) for v in ops)
+    lines = ['%-*s' % (vlen, 'corrected ns/call') +
+             ''.join('%*s' % (cell, n) for n in names)]
+    for v in ops:
+        line = '%-*s' % (vlen, LABELS.get(v, v + '()'))
+        for p in per_set:
+            if v not in p:
+                line += '%*s' % (cell, '-')
+                continue
+            empty = amean(p['empty_loop'][0])
+            val = amean(p[v][0]) - empty
+            ref = amean(p['set_current_state'][0]) - empty
+            ratio = '%6.2fx' % (val / ref) if ref > 0 else '%7s' % '-'
+            line += '%*s' % (cell, '%10.3f (%s)' % (val, ratio))
+        lines.append(line)
+    line = '%-*s' % (vlen, 'empty loop, ns/call')
+    for p in per_set:
+        line += '%*s' % (cell, '%10.3f' % amean(p['empty_loop'][0]) +
+                         ' ' * 10)
+    lines.append(line.rstrip())
+    return lines
 
 
 # --- plots ---------------------------------------------------------------
@@ -649,6 +724,29 @@ def self_test():
     check('latency corrected', [x for x in out if x.startswith('Corrected')
                                 and 'set_current' in x][0],
           'Corrected set_current_state      551.500 (   0.00%)')
+    out = commit_avg_runtime([('x', 'latency', [lat])])
+    check('commit layout, set_task_state()', out[0],
+          'Avg runtime set_task_state():    601 msecs')
+    check('commit layout, set_current_state()', out[1],
+          'Avg runtime set_current_state(): 552 msecs')
+    out = throughput_table([('a', 'throughput', [base]),
+                            ('b', 'throughput', [new])], False, True,
+                           only=['Hmean'])
+    check('--only Hmean: a header and one row', len(out), 2)
+    check('--only Hmean: as wide as all statistics', out[1],
+          'Hmean    unlink1-processes-2        1.71 (   0.00%)'
+          '        3.43 ( 100.00%)')
+    lat2 = dict(lat, variants={
+        'set_current_state': {'ns_per_call': [4.5, 4.5]},
+        'set_task_state_ptr': {'ns_per_call': [9.5, 9.5]},
+        'empty_loop': {'ns_per_call': [0.5, 0.5]}})
+    out = arch_table([('x86-64', 'latency', [lat2]),
+                      ('arm', 'latency', [lat2])])
+    check('arches: set_task_state() row', out[1],
+          'set_task_state()          9.000 (  2.25x)' +
+          '       9.000 (  2.25x)')
+    check('arches: empty loop row', out[3],
+          'empty loop, ns/call       0.500' + ' ' * 17 + '0.500')
     print('self-test: ' + ('FAILED' if failed else 'passed'))
     return 1 if failed else 0
 
@@ -658,7 +756,7 @@ def main(argv):
     args = argv[1:]
     if args == ['--self-test']:
         return self_test()
-    plot, legacy = None, False
+    plot, legacy, only, mode = None, False, None, None
     while args and args[0].startswith('--'):
         opt = args.pop(0)
         if opt == '--plot' and args:
@@ -667,6 +765,10 @@ def main(argv):
             plot = opt[len('--plot='):]
         elif opt == '--legacy':
             legacy = True
+        elif opt == '--only' and args:
+            only = args.pop(0).split(',')
+        elif opt in ('--avg-runtime', '--arches'):
+            mode = opt
         elif opt == '--':
             break
         else:
@@ -677,10 +779,16 @@ def main(argv):
         return 2
     try:
         sets = parse_sets(args)
-        if sets[0][1] == 'latency':
-            lines = latency_table(sets, legacy)
+        if mode and sets[0][1] != 'latency':
+            raise InputError(f'{mode} takes latency files')
+        if mode == '--avg-runtime':
+            lines = commit_avg_runtime(sets)
+        elif mode == '--arches':
+            lines = arch_table(sets)
+        elif sets[0][1] == 'latency':
+            lines = latency_table(sets, legacy, only)
         else:
-            lines = throughput_table(sets, legacy)
+            lines = throughput_table(sets, legacy, only=only)
         print('\n'.join(lines))
         if plot:
             if sets[0][1] == 'latency':
