@@ -13,8 +13,10 @@
 #                scripts/kernels.tsv says (x86_64 and arm64), the static
 #                and build gates
 #   make check-full  the same by the "full" column: every kernel of every arch
-#   make bench   the commit's two benchmarks in QEMU, mainline vs
-#                mainline-rt (QUICK=1)
+#   make bench   the commit's two benchmarks in QEMU, in the commit's
+#                layout: mainline vs mainline-rt (QUICK=1: one kernel);
+#                ARCH=<arch>: that arch's kernel and its -rt twin;
+#                ARCH=all: Debian's 6.12 on every arch, one report
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
 #   make patches the overlay as a git format-patch series in build/patches/
 #                (CHECK=1: git am, build and checkpatch each patch)

@@ -294,6 +294,9 @@ make_initramfs() {
 	cat /proc/kmsg >"$kmsg" &
 	echo "SCHED_STATE_GUEST: booted uptime=$(cut -d ' ' -f 1 /proc/uptime)"
 	cd /kselftest
+	# the hung_task tests are opt-in: this run accepts their reports
+	# between the window marks (unexpected_reports)
+	export SCHED_STATE_HUNG_TASK=1
 	{ sh /guest/command.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
 	sleep 1
 	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(cut -d ' ' -f 1 /proc/uptime)"
