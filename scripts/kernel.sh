@@ -100,14 +100,14 @@ build_kernel()
 	mkdir -p "$out"
 	log=$dir/build.log
 	start=$SECONDS
-	kmake() { make -C "$src" O="$out" "$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: make $* failed; log: $log"; }; }
-	kmake tinyconfig
+	make_kernel() { make -C "$src" O="$out" "$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: make $* failed; log: $log"; }; }
+	make_kernel tinyconfig
 	(cd "$src" && scripts/kconfig/merge_config.sh -O "$out" "$out/.config" "${frags[@]}") >>"$log" 2>&1 ||
 		die "kernel $name: merge_config.sh failed; log: $log"
 	wanted "${frags[@]}" "$out/.config"
-	kmake -j"$JOBS" "$(basename "$image")" modules_prepare
+	make_kernel -j"$JOBS" "$(basename "$image")" modules_prepare
 	# modules writes Module.symvers, which external modules link against
-	kmake -j"$JOBS" modules
+	make_kernel -j"$JOBS" modules
 	[ -f "$out/$image" ] && [ -f "$out/Module.symvers" ] || die "kernel $name: no $image or Module.symvers; log: $log"
 	say "kernel $name: built in $((SECONDS - start)) s"
 	done_kernel "$dir" "KIMAGE=$out/$image" "KDIR=$out" \

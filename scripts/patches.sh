@@ -61,8 +61,8 @@ date=$(git -C "$TOP" log -1 --format=%cI)	# fixed dates: the same series each ru
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$date
 
-g() { git -C "$GEN" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
-pt() { git -C "$PTREE" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+git_series() { git -C "$GEN" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+git_applied() { git -C "$PTREE" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
 unpatch() { patch -d "$1" -p1 -f -s --no-backup-if-mismatch -r - "${@:3}" <"$2"; }
 
 # The final tree in $WORK/final; say what the series leaves out.
@@ -127,7 +127,7 @@ commit()
 		msg=$(sed '/^--- a\//,$d' "${PATCHES[$1 - 1]}/message")
 		[ "$signoff" -eq 0 ] || msg+=$'\n\n'"Signed-off-by: $name <$email>"
 	fi
-	g add -A && g commit -q --no-verify -m "$msg"
+	git_series add -A && git_series commit -q --no-verify -m "$msg"
 }
 
 # The last matrix run, as $BUILD/matrix.txt records it.
@@ -146,11 +146,11 @@ if [ "$generate" -eq 1 ]; then
 	start=$SECONDS
 	say "patches: building the series in ${GEN#"$TOP"/}"
 	stage && peel
-	rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && g init -q -b sched_state
+	rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_state
 	for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
 	tested=$(matrix) || exit 2
-	g config branch.sched_state.description "$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$BASE_LINE"
-	g -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
+	git_series config branch.sched_state.description "$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$BASE_LINE"
+	git_series -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
 	echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
 		"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
 	find "$OUT" -name '*.patch' -printf '    %f\n' | sort
@@ -174,15 +174,15 @@ pristine_tree()
 			[ -e "$e" ] && [ "${e##*/}" != .git ] && cp -al "$e" "$PTREE/"
 		done
 		# shellcheck disable=SC2086 # one word per path
-		git init -q -b series "$PTREE" && pt add -f -- $TOUCHED LICENSES &&
-			pt commit -q --no-verify -m base && pt tag base
+		git init -q -b series "$PTREE" && git_applied add -f -- $TOUCHED LICENSES &&
+			git_applied commit -q --no-verify -m base && git_applied tag base
 		make -s -C "$PTREE" headers >/dev/null || die "make headers failed in $PTREE"
 		echo "$mark" >"$PTREE/.pristine"
 	fi
-	pt am --abort >/dev/null 2>&1 || true
-	pt checkout -q -f --detach base && rm -rf "${PTREE:?}/$ST" "${PTREE:?}/$PAGE"
+	git_applied am --abort >/dev/null 2>&1 || true
+	git_applied checkout -q -f --detach base && rm -rf "${PTREE:?}/$ST" "${PTREE:?}/$PAGE"
 	# shellcheck disable=SC2086 # one word per path
-	pt diff --quiet base -- $TOUCHED || die "$PTREE: $TOUCHED are not pristine"
+	git_applied diff --quiet base -- $TOUCHED || die "$PTREE: $TOUCHED are not pristine"
 	"$TOP/scripts/docs.sh" --warnings "$PTREE" "$CHK/base.warnings" >"$CHK/base.log" 2>&1 ||
 		{ cat "$CHK/base.log"; die "the base's docs build failed"; }
 	echo "patches --check: the base's scheduler book: $(wc -l <"$CHK/base.warnings") warning(s)"
@@ -194,10 +194,10 @@ check_patch()
 	local p=$1 log out f ko="no module (KDIR not set)" flags=(--strict)
 
 	log=$CHK/$(basename "$p" .patch)
-	pt am -q "$p" >"$log.am" 2>&1 || { cat "$log.am"; echo "  git am: FAILED"; return 1; }
-	echo "  git am: applied on $(pt log -1 --format=%h HEAD~1)"
+	git_applied am -q "$p" >"$log.am" 2>&1 || { cat "$log.am"; echo "  git am: FAILED"; return 1; }
+	echo "  git am: applied on $(git_applied log -1 --format=%h HEAD~1)"
 	# the selftests dir, built from scratch as its users build it
-	pt clean -fdxq -- "$ST"
+	git_applied clean -fdxq -- "$ST"
 	make -C "$PTREE/$SEL" TARGETS=sched_state KDIR="${KDIR:-/nonexistent}" >"$log.build" 2>&1 ||
 		{ tail -n 30 "$log.build"; echo "  build: FAILED (log: $log.build)"; return 1; }
 	! grep -E "warning:|WARNING:|error:" "$log.build" || { echo "  build: warnings (log: $log.build)"; return 1; }

@@ -174,9 +174,9 @@ user_gate()
 # make in TREE (KSRC, or its clean copy), typed there as a user would, with
 # the module built against MODKDIR; all output is kept in $ST/tree.log.
 # MODKDIR must stay unchanged.
-kmake()
+make_in_tree()
 {
-	local log=$ST/kmake.log rc
+	local log=$ST/make_in_tree.log rc
 
 	echo "in $TREE: make $*"
 	(cd "$TREE" && make TARGETS=sched_state KDIR="$MODKDIR" "$@") >"$log" 2>&1
@@ -261,11 +261,11 @@ selftests_o()
 {
 	local o=$1 out=$2
 
-	kmake O="$o" headers || return 1
-	kmake -C tools/testing/selftests O="$o" all install || return 1
+	make_in_tree O="$o" headers || return 1
+	make_in_tree -C tools/testing/selftests O="$o" all install || return 1
 	note_source_writes "O=$o"
 	installed "$out/kselftest/kselftest_install" || return 1
-	kmake -C tools/testing/selftests O="$o" clean || return 1
+	make_in_tree -C tools/testing/selftests O="$o" clean || return 1
 	source_clean "O=$o clean" || return 1
 	out_clean "$out" "O=$o clean"
 }
@@ -290,19 +290,19 @@ top_level()
 	local inst=$ST/o-top/kselftest/kselftest_install
 
 	if [ -n "$1" ]; then
-		kmake O="$1" defconfig || return 1
-		kmake O="$1" kselftest-gen_tar || return 1
+		make_in_tree O="$1" defconfig || return 1
+		make_in_tree O="$1" kselftest-gen_tar || return 1
 		note_source_writes "kselftest-gen_tar O=$1"
 		installed "$inst" || return 1
 		tar -tzf "$inst/kselftest-packages/kselftest.tar.gz" |
 			has_install "kselftest-gen_tar O=$1's tar" || return 1
-		kmake O="$1" kselftest-clean || return 1
+		make_in_tree O="$1" kselftest-clean || return 1
 		source_clean "kselftest-clean O=$1" || return 1
 		out_clean "$ST/o-top" "kselftest-clean O=$1"
 	else
-		kmake kselftest-install KSFT_INSTALL_PATH="$ST/top-install" || return 1
+		make_in_tree kselftest-install KSFT_INSTALL_PATH="$ST/top-install" || return 1
 		installed "$ST/top-install" || return 1
-		kmake kselftest-clean || return 1
+		make_in_tree kselftest-clean || return 1
 		source_clean "kselftest-clean"
 	fi
 }
@@ -311,9 +311,9 @@ gen_tar()
 {
 	local tar=$ST/tar-install/kselftest-packages/kselftest.tar.gz
 
-	kmake -C tools/testing/selftests gen_tar KSFT_INSTALL_PATH="$ST/tar-install" || return 1
+	make_in_tree -C tools/testing/selftests gen_tar KSFT_INSTALL_PATH="$ST/tar-install" || return 1
 	tar -tzf "$tar" | has_install "$tar" || return 1
-	kmake -C tools/testing/selftests clean || return 1
+	make_in_tree -C tools/testing/selftests clean || return 1
 	source_clean "clean after gen_tar"
 }
 
@@ -335,7 +335,7 @@ tree_gate()
 	: >"$ST/tree.log"
 	TREE=$KSRC
 	# Start from a clean directory: an earlier in-tree build may be there.
-	{ kmake -C tools/testing/selftests clean && source_clean "clean"; } || rc=1
+	{ make_in_tree -C tools/testing/selftests clean && source_clean "clean"; } || rc=1
 	selftests_o "$ST/o-abs" "$ST/o-abs" || rc=1
 	selftests_o "$rel/o-rel" "$ST/o-rel" || rc=1
 	top_level "" || rc=1
@@ -351,7 +351,7 @@ tree_gate()
 	fi
 	gen_tar || rc=1
 	# Leave KSRC clean even after a failure.
-	[ $rc -eq 0 ] || kmake -C tools/testing/selftests clean >/dev/null
+	[ $rc -eq 0 ] || make_in_tree -C tools/testing/selftests clean >/dev/null
 	echo "log: $ST/tree.log"
 	return $rc
 }
