@@ -34,7 +34,7 @@ quiet_default()
 	 "$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" \
 		--guest-cmd 'unset SCHED_STATE_HUNG_TASK; ./run_kselftest.sh -c sched_state') &&
 	[ "$(grep -cE '^# ok [0-9]+ hung_task\.[a-z]+\.detector # SKIP set SCHED_STATE_HUNG_TASK=1$' "$out/ktap.tap")" -eq 3 ] &&
-	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["accepted"] != 0)' "$out/result.json" &&
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["counts"]["accepted"] != 0)' "$out/result.json" &&
 	! grep -q 'blocked for more than' "$out/dmesg.log"
 }
 
