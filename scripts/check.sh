@@ -4,10 +4,10 @@
 # counts them.  Exits non-zero if any failed.
 #
 #   check.sh          what CI runs: on each kernel of scripts/kernels.tsv what
-#                     its "check" column says (the mainline kernels and one
-#                     arm64 kernel in full: suite, fault injection, hostile
-#                     input and lifecycle), the debug kernel, and the static
-#                     and build gates
+#                     its "check" column says (the mainline kernels in full:
+#                     suite, fault injection, hostile input and lifecycle;
+#                     the suite on the x86 LTS kernels and 6.12-arm64), the
+#                     debug kernel, and the static and build gates
 #   check.sh --full   the same with the "full" column: every kernel of every
 #                     arch, and in full one kernel per arch at least
 . "$(dirname "$0")/lib.sh"
