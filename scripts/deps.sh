@@ -15,6 +15,8 @@ pkgs=(
 	qemu-system-ppc gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
 	rsync				# lib.mk's install rule
 	bc bison flex libelf-dev libssl-dev	# configuring and building kernels
+	dwarves				# pahole: Debian's 6.12 headers build BTF
+	patch				# make tree applies patches/
 	file gcc make perl python3 xz-utils
 	clang coccinelle ocaml		# the static gates (sparse: scripts/sparse.sh)
 	python3-sphinx python3-sphinx-rtd-theme	# the docs build
