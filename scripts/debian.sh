@@ -27,6 +27,9 @@ apt_root()
 	     -o Dir::State::status="$r/status"
 	     -o APT::Architecture="$arch" -o APT::Architectures::="$arch"
 	     -o Acquire::Languages=none -o APT::Sandbox::User=root)
+	mkdir -p "$CACHE/apt"
+	exec 8>"$r.lock"
+	flock 8		# one user of the root at a time
 	[ -n "$(find "$r/updated" -mmin -1440 2>/dev/null)" ] && return
 	mkdir -p "$r/lists/partial" "$r/cache/archives/partial" "$r/sources.list.d"
 	touch "$r/status"

@@ -15,6 +15,9 @@ ver=$("$TOP/scripts/debian.sh" version amd64 "$pkg" || true)
 	die "$pkg is not in Debian's archive now; available: $("$TOP/scripts/debian.sh" list amd64 'linux-source-[0-9]+\.[0-9]+' | tr '\n' ' ')"
 dir=$CACHE/src/${pkg}_$ver
 tree=$dir/$pkg
+mkdir -p "$CACHE/src"
+exec 9>"$dir.lock"
+flock 9		# one unpack at a time; the others wait for it
 if [ ! -f "$dir/done" ]; then
 	say "mainline: unpacking $pkg $ver into $dir (once)"
 	rm -rf "$dir"
