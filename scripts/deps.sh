@@ -22,6 +22,7 @@ pkgs=(
 	python3-sphinx python3-sphinx-rtd-theme	# the docs build
 	git python3-ply python3-git		# make patches; checkpatch runs spdxcheck.py
 	python3-yaml				# ci-jobs.py loads the CI job entries
+	debootstrap				# clean-debian.sh's clean Debian 12
 	gnuplot-nox				# compare.py's plots
 )
 

@@ -72,6 +72,15 @@ gates()
 	[ "$failed" -eq 0 ]
 }
 
+# debian_uri SUITE: the archive URI this machine's apt takes SUITE from
+# (bookworm, bookworm-security; one-line or deb822 sources alike)
+debian_uri()
+{
+	apt-get indextargets --format '$(REPO_URI) $(RELEASE) $(CODENAME)' 'Created-By: Packages' |
+		awk -v s="$1" '$2 == s || $3 == s { sub("/$", "", $1); print $1; exit }' | grep . ||
+		die "no apt source of this machine serves $1 (see /etc/apt/sources.list*)"
+}
+
 # arch_row ARCH: ARCH's line of scripts/arches.tsv (ARCH: its first or its
 # Debian name)
 arch_row()
