@@ -107,7 +107,7 @@ inside()
 		bash -c 'cd /root/sched_state 2>/dev/null || cd /root; '"$1"
 }
 
-say "clean-debian: $(git -C "$TOP" log --oneline -1) in a clean Debian 12 (logs: $out)"
+say "clean-debian: cloning $(git -C "$TOP" log --format=%h -1) into a clean Debian 12 (logs: $out)"
 stage clone inside 'git clone -q /mnt/repo /root/sched_state && git -C /root/sched_state log --oneline -1'
 stage make-deps inside 'make deps'
 (flock 9 && cp -n "$root"/var/cache/apt/archives/*.deb "$CACHE/debian12-archives/" 2>/dev/null) \
