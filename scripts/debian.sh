@@ -10,7 +10,8 @@
 #   debian.sh version ARCH PKG       the candidate version of PKG
 #   debian.sh depends ARCH PKG REGEX what PKG depends on that matches REGEX
 #
-# The roots live in $CACHE/apt/<arch> and are refreshed once a day.
+# The roots live in $CACHE/apt/<arch> and are refreshed once a day, from the
+# mirrors this machine's apt uses; offline, they go on with the lists they have.
 . "$(dirname "$0")/lib.sh"
 
 SUITES="bookworm bookworm-updates bookworm-security sid experimental"
@@ -19,7 +20,7 @@ KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 # apt_root ARCH: set APT to the options of ARCH's root, updating it if stale
 apt_root()
 {
-	local arch=$1 r=$CACHE/apt/$1 s uri
+	local arch=$1 r=$CACHE/apt/$1 s uri main security
 
 	APT=(-o Dir::Etc::SourceList="$r/sources.list"
 	     -o Dir::Etc::SourceParts="$r/sources.list.d"
@@ -33,17 +34,27 @@ apt_root()
 	[ -n "$(find "$r/updated" -mmin -1440 2>/dev/null)" ] && return
 	mkdir -p "$r/lists/partial" "$r/cache/archives/partial" "$r/sources.list.d"
 	touch "$r/status"
+	# the mirrors this machine's apt uses, for every suite
+	main=$(debian_uri bookworm) || exit
+	security=$(debian_uri bookworm-security) || exit
 	for s in $SUITES; do
 		case $s in
-		*-security) uri=http://deb.debian.org/debian-security ;;
-		*) uri=http://deb.debian.org/debian ;;
+		*-security) uri=$security ;;
+		*) uri=$main ;;
 		esac
 		echo "deb [signed-by=$KEYRING] $uri $s main"
 	done >"$r/sources.list"
-	echo "deb-src [signed-by=$KEYRING] http://deb.debian.org/debian sid main" >>"$r/sources.list"
+	echo "deb-src [signed-by=$KEYRING] $main sid main" >>"$r/sources.list"
 	say "debian: updating the private apt root for $arch ($r)"
-	apt-get "${APT[@]}" -q update >"$r/update.log" 2>&1 ||
-		{ tail -n 5 "$r/update.log" >&2; die "apt-get update for $arch failed; log: $r/update.log"; }
+	# offline, apt-get update warns and exits 0
+	if ! apt-get "${APT[@]}" -q update >"$r/update.log" 2>&1 ||
+	   grep -qE '^(E: |W: (Failed to fetch|Some index files failed))' "$r/update.log"; then
+		# an offline machine goes on with what it has, and says so
+		[ -f "$r/updated" ] ||
+			{ tail -n 5 "$r/update.log" >&2; die "apt-get update for $arch failed; log: $r/update.log"; }
+		say "debian: warning: could not refresh $r (log: $r/update.log); using its lists of $(date -r "$r/updated" +%F)"
+		return
+	fi
 	touch "$r/updated"
 }
 
