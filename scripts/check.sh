@@ -156,8 +156,6 @@ bg=$!
 trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
 say "check.sh: building ${later[*]} in the background (log: $BUILD/kernels.bg.log)"
 
-gate "patch series: git am, builds and checkpatch at every step" \
-	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
 taps=()
 for p in "${plan[@]}"; do
 	kernel_gates "${p%:*}" "$([ "${p#*:}" = all ] && echo 1 || echo 0)"
@@ -165,6 +163,9 @@ for p in "${plan[@]}"; do
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	python3 "$TOP/scripts/names.py" "${taps[@]}"
+# after the kernels: the cover letter carries the matrix they just measured
+gate "patch series: git am, builds and checkpatch at every step" \
+	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
 gate "the lifecycle script waits and kills alike with and without busybox" \
 	env KERNEL=mainline "$TOP/scripts/lifecycle-portability.sh"
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
