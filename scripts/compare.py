@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare sched_state benchmark results the way mmtests' compare-kernels does.
 
-usage: compare.py [--plot PREFIX] [--legacy] [--only STAT[,STAT...]]
+usage: compare.py [--plot PREFIX] [--only STAT[,STAT...]]
                   NAME=FILE[,FILE...] ...
        compare.py --avg-runtime NAME=FILE ...
        compare.py --arches NAME=FILE ...
@@ -59,9 +59,7 @@ pndiff = 100 - new*100/base where lower is better (Stddev, CoeffVar, and
 every latency row), so a positive percentage is always a gain.  A difference
 in the mean that is significant at 95% (Welch's two-sided t-test on the raw
 samples or repeats) is shown as mmtests shows it since 2018: "*" in place of
-both parentheses, "38977.33 *   8.00%*".  --legacy prints the early-2017
-layout of the commit's table instead: "(%6.2f%%)", pdiff on every row, no
-significance.
+both parentheses, "38977.33 *   8.00%*".
 
 Statistics as mmtests computed them for will-it-scale in 2017: Hmean is the
 harmonic mean (0 when a sample is not positive), Stddev the population
@@ -297,10 +295,10 @@ def header_parts(name):
     return name[:index], name[index + 1:]
 
 
-def render(names, rows, legacy=False, precision=2, stats=()):
+def render(names, rows, precision=2, stats=()):
     """rows: [(stat, op, [(value, pct, sig), ...])] -> the table's lines;
     the statistic's column as wide as the widest of stats and of rows'."""
-    width = 6 if legacy else CMP_WIDTH
+    width = CMP_WIDTH
     slen = max(len(s) for s in [r[0] for r in rows] + list(stats))
     olen = max(len(r[1]) for r in rows)
     lines = []
@@ -322,7 +320,7 @@ def render(names, rows, legacy=False, precision=2, stats=()):
     return lines
 
 
-def throughput_table(sets, legacy, quiet=False, only=None):
+def throughput_table(sets, quiet=False, only=None):
     names = [s[0] for s in sets]
     all_series = [throughput_series(n, d) for n, _, d in sets]
     base = all_series[0]
@@ -353,8 +351,6 @@ def throughput_table(sets, legacy, quiet=False, only=None):
     for title, key, cmp in stats:
         if only and title not in only:
             continue
-        if legacy:
-            cmp = pdiff
         for op, series, tasks in ops:
             cells = []
             b = lookup(0, series, tasks)
@@ -365,11 +361,11 @@ def throughput_table(sets, legacy, quiet=False, only=None):
                 if v is None or bv is None:
                     cells.append((0.0, 0.0, False))
                     continue
-                sig = (not legacy and key == 'hmean' and j > 0 and
+                sig = (key == 'hmean' and j > 0 and
                        significant(b[0], r[0]))
                 cells.append((v, cmp(v, bv), sig))
             rows.append((title, op, cells))
-    return render(names, rows, legacy, stats=[s[0] for s in stats])
+    return render(names, rows, stats=[s[0] for s in stats])
 
 
 # --- the latency benchmark ----------------------------------------------
@@ -414,7 +410,7 @@ def avg_runtime_lines(name, data, variants):
     return lines
 
 
-def latency_table(sets, legacy, only=None):
+def latency_table(sets, only=None):
     names = [s[0] for s in sets]
     lines = []
     per_set = []
@@ -452,13 +448,13 @@ def latency_table(sets, legacy, only=None):
                 if val is None or bv is None:
                     cells.append((0.0, 0.0, False))
                     continue
-                cmp = pdiff if legacy else pndiff
-                sig = (not legacy and title == 'Amean' and j > 0 and
+                cmp = pndiff
+                sig = (title == 'Amean' and j > 0 and
                        significant(base, xs))
                 cells.append((val, cmp(val, bv), sig))
             rows.append((title, v, cells))
     lines.append('ns/call:')
-    return lines + render(names, rows, legacy, precision=3)
+    return lines + render(names, rows, precision=3)
 
 
 def commit_avg_runtime(sets):
@@ -693,11 +689,6 @@ def self_test():
           '36089.26 (   0.00%)    38977.33 *   8.00%*')
     check('negative', out[4], 'CoeffVar unlink1-processes-5          1.50 '
           '(   0.00%)        3.00 (-100.00%)')
-    out = render(['vanilla', 'patched'], rows[:1], legacy=True)
-    check('legacy header', out[0], ' ' * 25 + ' ' * 15 + 'vanilla' +
-          ' ' * 15 + 'patched')
-    check('legacy row', out[1], 'Hmean unlink1-processes-2    36089.26 '
-          '(  0.00%)    38977.33 (  8.00%)')
     check('header of an -rc name', header_parts('v6.1-rc5-foo')[0],
           'v6.1-rc5')
 
@@ -707,7 +698,7 @@ def self_test():
     new = {'benchmark': 'unlink1', 'mode': 'threads', '_path': 'b',
            'results': [{'tasks': 2, 'samples': [2.0, 4.0, 8.0]}]}
     out = throughput_table([('a', 'throughput', [base]),
-                            ('b', 'throughput', [new])], False, True)
+                            ('b', 'throughput', [new])], True)
     check('throughput Hmean row', out[2], 'Hmean    unlink1-processes-2'
           '        1.71 (   0.00%)        3.43 ( 100.00%)')
     check('throughput Stddev row', out[3], 'Stddev   unlink1-processes-2'
@@ -717,7 +708,7 @@ def self_test():
            'variants': {'set_current_state': {'total_ms': [552, 552]},
                         'set_task_state_ptr': {'ns_per_call': [601, 601]},
                         'empty_loop': {'ns_per_call': [0.5, 0.5]}}}
-    out = latency_table([('x', 'latency', [lat])], False)
+    out = latency_table([('x', 'latency', [lat])])
     check('latency first', out[1], 'Avg runtime set_task_state(): 601 msecs')
     check('latency second', out[2],
           'Avg runtime set_current_state(): 552 msecs')
@@ -730,7 +721,7 @@ def self_test():
     check('commit layout, set_current_state()', out[1],
           'Avg runtime set_current_state(): 552 msecs')
     out = throughput_table([('a', 'throughput', [base]),
-                            ('b', 'throughput', [new])], False, True,
+                            ('b', 'throughput', [new])], True,
                            only=['Hmean'])
     check('--only Hmean: a header and one row', len(out), 2)
     check('--only Hmean: as wide as all statistics', out[1],
@@ -756,15 +747,13 @@ def main(argv):
     args = argv[1:]
     if args == ['--self-test']:
         return self_test()
-    plot, legacy, only, mode = None, False, None, None
+    plot, only, mode = None, None, None
     while args and args[0].startswith('--'):
         opt = args.pop(0)
         if opt == '--plot' and args:
             plot = args.pop(0)
         elif opt.startswith('--plot='):
             plot = opt[len('--plot='):]
-        elif opt == '--legacy':
-            legacy = True
         elif opt == '--only' and args:
             only = args.pop(0).split(',')
         elif opt in ('--avg-runtime', '--arches'):
@@ -786,9 +775,9 @@ def main(argv):
         elif mode == '--arches':
             lines = arch_table(sets)
         elif sets[0][1] == 'latency':
-            lines = latency_table(sets, legacy, only)
+            lines = latency_table(sets, only)
         else:
-            lines = throughput_table(sets, legacy, only=only)
+            lines = throughput_table(sets, only=only)
         print('\n'.join(lines))
         if plot:
             if sets[0][1] == 'latency':

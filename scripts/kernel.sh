@@ -6,7 +6,6 @@
 # KIMAGE, KDIR, KVER and KFROM (what it is made from).
 #
 #   kernel.sh NAME     make it (cached in $CACHE/kernels), print its directory
-#   kernel.sh --list [ARCH]  the names (ARCH's only)
 . "$(dirname "$0")/lib.sh"
 
 TABLE=$TOP/scripts/kernels.tsv
@@ -16,13 +15,7 @@ JOBS=${JOBS:-$(nproc)}
 
 rows() { grep -v '^#' "$TABLE" | awk 'NF'; }
 
-[ $# -eq 1 ] || [ "${1:-}" = --list ] && [ $# -le 2 ] || die "usage: $0 NAME|--list [ARCH]"
-if [ "$1" = --list ]; then
-	a=
-	[ $# -eq 1 ] || a=$(arch_row "$2" | awk '{ print $1 }') || exit
-	rows | awk -v a="$a" 'a == "" || $2 == a { print $1 }'
-	exit 0
-fi
+[ $# -eq 1 ] || die "usage: $0 NAME"
 name=$1
 read -r _ arch from _ _ what < <(rows | awk -v n="$name" '$1 == n') ||
 	die "KERNEL=$name: not in scripts/kernels.tsv; known: $(rows | awk '{ printf "%s ", $1 }')"

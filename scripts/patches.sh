@@ -4,7 +4,7 @@
 # $BUILD/patches/.  --check then git-ams it patch by patch onto a copy of
 # that tree; each step must build (programs, and the module against KDIR),
 # pass checkpatch.pl --strict, add no docs warning and reach SCHEDULER
-# through get_maintainer.pl.  --check-only checks $BUILD/patches/ as it is.
+# through get_maintainer.pl.
 #
 # patches/series/<n>-<name>/ is patch n: "message" (a patch file serves: from
 # its first "--- a/" on, it is ignored), "files" (the whole files it adds)
@@ -20,12 +20,11 @@
 # $BUILD/matrix.txt, if there, is the last matrix run the cover reports.
 . "$(dirname "$0")/lib.sh"
 
-check=0 generate=1
+check=0
 case ${1:-} in
 --check) check=1 ;;
---check-only) check=1 generate=0 ;;
 "") ;;
-*) die "usage: $0 [--check|--check-only]" ;;
+*) die "usage: $0 [--check]" ;;
 esac
 
 SERIES=$TOP/patches/series OUT=$BUILD/patches WORK=$BUILD/patches-work
@@ -142,22 +141,17 @@ matrix()
 		printf "  %-12s %-28s %4d pass %4d skip %4d fail%s\n", $1, $2, $3, $5, $7, r }'
 }
 
-if [ "$generate" -eq 1 ]; then
-	start=$SECONDS
-	say "patches: building the series in ${GEN#"$TOP"/}"
-	stage && peel
-	rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_state
-	for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
-	tested=$(matrix) || exit 2
-	git_series config branch.sched_state.description "$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$BASE_LINE"
-	git_series -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
-	echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
-		"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
-	find "$OUT" -name '*.patch' -printf '    %f\n' | sort
-else
-	stage
-	compgen -G "$OUT/0001-*.patch" >/dev/null || die "no series in $OUT: run $0 first"
-fi
+start=$SECONDS
+say "patches: building the series in ${GEN#"$TOP"/}"
+stage && peel
+rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_state
+for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
+tested=$(matrix) || exit 2
+git_series config branch.sched_state.description "$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$BASE_LINE"
+git_series -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
+echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
+	"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
+find "$OUT" -name '*.patch' -printf '    %f\n' | sort
 [ "$check" -eq 1 ] || exit 0
 
 # A hard-linked copy of BASE whose git tracks only TOUCHED and LICENSES/

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """A run's results where dashboards read them: JUnit XML and KCIDB v5 JSON.
 
-    results.py [--origin O] [--build-id ID] [--kernel NAME] [--release R] DIR
+    results.py [--kernel NAME] [--release R] DIR
         read DIR/ktap.tap (a run_kselftest.sh output, as vm.sh saves it),
         write DIR/junit.xml and DIR/kcidb.json, then check both
     results.py --check DIR...   check DIR/kcidb.json and DIR/junit.xml
@@ -43,6 +43,7 @@ ORIGIN_ID_RE = re.compile(r"^[a-z0-9_]+:.*$")
 PATH_RE = re.compile(r"^([a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*)?$")
 STATUSES = {"FAIL", "ERROR", "MISS", "PASS", "DONE", "SKIP"}
 REQUIRED = ("build_id", "id", "origin")
+ORIGIN = "sched_state"          # KCIDB's origin of every result here
 TEST_FIELDS = {
     "_timestamp": "date-time", "build_id": str, "id": str, "origin": str,
     "environment": dict, "path": str, "comment": str, "log_url": str,
@@ -357,8 +358,7 @@ def main(argv):
         print(f"results: {len(argv) - 1} run(s): "
               + ("PASS" if not p else f"FAIL, {len(p)} problem(s)"))
         return 1 if p else 0
-    opts = {"--origin": "sched_state", "--build-id": None, "--kernel": None,
-            "--release": None}
+    opts = {"--kernel": None, "--release": None}
     while len(argv) > 1 and argv[0] in opts:
         opts[argv[0]], argv = argv[1], argv[2:]
     if len(argv) != 1 or argv[0].startswith("-"):
@@ -367,9 +367,9 @@ def main(argv):
     d = argv[0]
     kernel = opts["--kernel"] or os.path.basename(
         os.path.dirname(os.path.abspath(d)))
-    build_id = opts["--build-id"] or f"{opts['--origin']}:{kernel}" + (
+    build_id = f"{ORIGIN}:{kernel}" + (
         f"-{opts['--release']}" if opts["--release"] else "")
-    write(d, opts["--origin"], build_id, kernel, opts["--release"])
+    write(d, ORIGIN, build_id, kernel, opts["--release"])
     return main(["--check", d])
 
 
