@@ -40,9 +40,10 @@ help:
 	@sed -n 's/^#   //p' Makefile
 
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh check
 
-tree: deps
+tree:
+	@$(WITH_ARCH) scripts/deps.sh run
 	@scripts/prepare-tree.sh
 
 build: tree
@@ -60,7 +61,7 @@ check:
 check-full:
 	@scripts/check.sh --full
 
-checkpatch: tree
+checkpatch: deps tree
 	@scripts/checkpatch.sh
 
 bench: tree

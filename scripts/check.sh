@@ -125,7 +125,7 @@ kernel_gates()
 }
 
 rm -f "$BUILD/matrix.txt"
-gate "deps and tree" bash -c '"$0"/deps.sh && "$0"/prepare-tree.sh' "$TOP/scripts"
+gate "deps and tree" bash -c '"$0"/deps.sh check && "$0"/prepare-tree.sh' "$TOP/scripts"
 gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $full = 1 ] && echo ', make run')" \
 	"$TOP/scripts/clean-debian.sh" $([ $full = 1 ] && echo --run)
 gate "checkpatch --strict" "$TOP/scripts/checkpatch.sh"

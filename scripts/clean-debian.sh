@@ -3,14 +3,17 @@
 # Prove the project's dependencies in a clean Debian 12, not on this machine:
 # a debootstrap minbase system with git and make (cached bare in
 # $CACHE/debian12-minbase; what the project installs never is), this
-# repository's HEAD cloned into it, `make deps` run there, then the module
-# built against the headers of each Debian kernel make check runs, and
-# against the mainline tree.  A failure names the missing command.  Each run
-# starts from the bare system, in an overlay on a tmpfs that goes with it.
+# repository's HEAD cloned into it; there, the packages of each target as
+# the target installs them, each proven by what needs it: make tree's (those
+# of make run on x86_64), the module built against the headers of each Debian
+# kernel make check runs (with its arch's packages) and against the mainline
+# tree, then make deps (make check's) and the checkpatch, docs and sparse
+# tools.  A failure names the missing command.  Each run starts from the bare
+# system, in an overlay on a tmpfs that goes with it.
 #
 #   clean-debian.sh         what make check runs
-#   clean-debian.sh --run   and `make run` there, on mainline and 6.12
-#                           (make check-full)
+#   clean-debian.sh --run   and first `make run` there, on mainline and
+#                           6.12, with make run's packages only (check-full)
 . "$(dirname "$0")/lib.sh"
 
 run=0
@@ -87,6 +90,12 @@ mount --rbind /dev "$root/dev"
 mount -t tmpfs tmpfs "$root/tmp"
 # the .debs downloaded before, not what they install: that is anew each run
 cp "$CACHE"/debian12-archives/*.deb "$root/var/cache/apt/archives/" 2>/dev/null || true
+save_debs()
+{
+	(flock 9 && cp -n "$root"/var/cache/apt/archives/*.deb "$CACHE/debian12-archives/") \
+		9>"$CACHE/debian12-archives.lock" 2>/dev/null || true
+}
+trap save_debs EXIT
 mkdir -p "$root/mnt/repo"
 mount --bind -o ro "$TOP" "$root/mnt/repo"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
@@ -109,15 +118,21 @@ inside()
 
 say "clean-debian: cloning $(git -C "$TOP" log --format=%h -1) into a clean Debian 12 (logs: $out)"
 stage clone inside 'git clone -q /mnt/repo /root/sched_state && git -C /root/sched_state log --oneline -1'
-stage make-deps inside 'make deps'
-(flock 9 && cp -n "$root"/var/cache/apt/archives/*.deb "$CACHE/debian12-archives/" 2>/dev/null) \
-	9>"$CACHE/debian12-archives.lock" || true
+# make run's packages alone: x86_64's
 stage make-tree inside 'make tree'
+if [ $run = 1 ]; then
+	stage make-run inside 'make run'
+	stage make-run-6.12 inside 'make run KERNEL=6.12'
+fi
 # the programs and the module for each Debian kernel make check runs, as
-# make run KERNEL=<name> builds them (6.12's headers need pahole, say)
-for k in $(awk '!/^#/ && NF && $3 == "debian" && $4 != "-" { print $1 }' "$TOP/scripts/kernels.tsv"); do
+# make run KERNEL=<name> builds them (6.12's headers need pahole, say),
+# after the packages of its arch (make run ARCH=<arch>)
+declare -A arches=([x86_64]=1)
+while read -r k a; do
+	[ -n "${arches[$a]:-}" ] || stage "deps-$a" inside "ARCH=$a scripts/deps.sh run"
+	arches[$a]=1
 	stage "module-$k" inside "KERNEL=$k scripts/build.sh"
-done
+done < <(awk '!/^#/ && NF && $3 == "debian" && $4 != "-" { print $1, $2 }' "$TOP/scripts/kernels.tsv")
 # the mainline tree, prepared for external modules; no kernel is linked, so
 # no Module.symvers: modpost warns instead of failing on the kernel's symbols
 stage module-mainline inside 'make -C build/linux -j2 modules_prepare &&
@@ -125,8 +140,7 @@ stage module-mainline inside 'make -C build/linux -j2 modules_prepare &&
 	cp -r build/linux/tools/testing/selftests/sched_state/{*.h,test_module} build/m/ &&
 	KBUILD_MODPOST_WARN=1 make -C build/m/test_module KDIR=$PWD/build/linux &&
 	test -f build/m/test_module/test_sched_state.ko'
-if [ $run = 1 ]; then
-	stage make-run inside 'make run'
-	stage make-run-6.12 inside 'make run KERNEL=6.12'
-fi
+# make check's own packages: the static and docs gates' tools run
+stage make-deps inside 'make deps'
+stage check-tools inside 'scripts/checkpatch.sh && scripts/docs.sh && scripts/sparse.sh'
 say "clean-debian: passed"

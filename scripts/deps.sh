@@ -1,30 +1,53 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install, from Debian's archive, whatever the tooling needs and is missing.
+# Install, from Debian's archive, what a target needs and is missing.
+#
+#   deps.sh run     make run, tree, build, bench: building and booting
+#                   kernels of ARCH (default x86_64; its packages are its
+#                   column of scripts/arches.tsv)
+#   deps.sh check   make check and make deps: everything, every arch
+#
+# apt's output goes to $BUILD/deps.log; one line says what is installed.
 . "$(dirname "$0")/lib.sh"
 
-pkgs=(
+run=(
 	# kernels and the mainline tree are unpacked from Debian's archive
 	# by scripts/debian.sh, not installed
-	ca-certificates dpkg-dev	# its private apt roots; dpkg-source
-	qemu-system-x86 busybox-static cpio	# the VM and its initramfs
-	# the other arches of scripts/arches.tsv: their QEMU and cross
-	# compilers (their busybox, dash and libc: vm.sh unpacks them)
-	qemu-system-arm gcc-aarch64-linux-gnu libc6-dev-arm64-cross binutils
-	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
-	qemu-system-ppc gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross
+	ca-certificates			# its private apt roots
+	busybox-static cpio		# the VM's initramfs
 	rsync				# lib.mk's install rule
 	bc bison flex libelf-dev libssl-dev	# configuring and building kernels
 	dwarves				# pahole: Debian's 6.12 headers build BTF
 	patch				# make tree applies patches/
 	file gcc make perl python3 xz-utils
+)
+check=(
 	clang coccinelle ocaml		# the static gates (sparse: scripts/sparse.sh)
+	dpkg-dev			# sparse.sh: dpkg-source, dpkg-parsechangelog
 	python3-sphinx python3-sphinx-rtd-theme	# the docs build
 	git python3-ply python3-git		# make patches; checkpatch runs spdxcheck.py
 	python3-yaml				# ci-jobs.py loads the CI job entries
-	debootstrap				# clean-debian.sh's clean Debian 12
 	gnuplot-nox				# compare.py's plots
+	debootstrap				# clean-debian.sh's clean Debian 12
 )
+
+# arch_packages ARCH...: the packages of each ARCH's line of arches.tsv
+arch_packages()
+{
+	local a
+
+	for a; do
+		arch_set "$a"
+		echo "${A_PACKAGES//,/ }"
+	done
+}
+
+case ${1:-} in
+run) pkgs=("${run[@]}" $(arch_packages "${ARCH:-x86_64}")) ;;
+check) pkgs=("${run[@]}" "${check[@]}"
+	     $(arch_packages $(awk '!/^#/ && NF { print $1 }' "$TOP/scripts/arches.tsv"))) ;;
+*) die "usage: $0 run|check" ;;
+esac
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -33,6 +56,11 @@ for p in "${pkgs[@]}"; do
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 [ "$(id -u)" -eq 0 ] || die "missing packages (${missing[*]}); run 'make deps' as root"
-say "installing ${missing[*]}"
-apt-get update -q >/dev/null
-DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+mkdir -p "$BUILD"
+log=$BUILD/deps.log
+start=$SECONDS
+say "deps: installing ${#missing[@]} packages for make $1 (log: $log)"
+{ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1 ||
+	{ tail -n 15 "$log" >&2; die "apt-get install ${missing[*]} failed; log: $log"; }
+say "deps: installed ${missing[*]} ($((SECONDS - start)) s)"

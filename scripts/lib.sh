@@ -91,7 +91,7 @@ arch_row()
 }
 
 # arch_set ARCH: set A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU
-# A_CONSOLE A_STREAMS A_IMAGE from ARCH's line of scripts/arches.tsv ("-"
+# A_CONSOLE A_STREAMS A_IMAGE A_PACKAGES from ARCH's line of scripts/arches.tsv ("-"
 # read as empty for A_CROSS and A_MACHINE)
 arch_set()
 {
@@ -99,7 +99,7 @@ arch_set()
 
 	row=$(arch_row "$1") || exit
 	read -r A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE \
-		A_STREAMS A_IMAGE <<<"$row"
+		A_STREAMS A_IMAGE A_PACKAGES <<<"$row"
 	[ "$A_CROSS" != - ] || A_CROSS=
 	[ "$A_MACHINE" != - ] || A_MACHINE=
 }
