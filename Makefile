@@ -20,6 +20,8 @@
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
 #   make patches the overlay as a git format-patch series in build/patches/
 #                (CHECK=1: git am, build and checkpatch each patch)
+#   make bump-mainline  pin the newest linux-source upload in Debian's archive
+#                in scripts/mainline.pin, and say what changed
 #
 # Knobs: KERNEL= (a name of scripts/kernels.tsv: mainline, mainline-rt,
 # debug, 6.12, 6.12-rt, 6.1, 6.1-rt, 6.12-arm64, ...), MAINLINE=X.Y, KSRC=, KDIR=, KIMAGE=,
@@ -34,7 +36,7 @@ unexport ARCH
 MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
 
-.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches clean
+.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -72,6 +74,9 @@ bench-host: tree
 
 patches: deps
 	@scripts/patches.sh $(if $(CHECK),--check)
+
+bump-mainline: deps
+	@scripts/mainline.sh --bump
 
 clean:
 	rm -rf build

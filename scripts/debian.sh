@@ -8,6 +8,7 @@
 #   debian.sh unpack ARCH DIR PKG... unpack PKG... (name or name=version) into DIR
 #   debian.sh source PKG DIR         sid's source package PKG, unpacked in DIR
 #   debian.sh version ARCH PKG       the candidate version of PKG
+#   debian.sh has ARCH PKG=VER       whether the archive carries PKG at VER
 #   debian.sh depends ARCH PKG REGEX what PKG depends on that matches REGEX
 #
 # The roots live in $CACHE/apt/<arch> and are refreshed once a day, from the
@@ -71,6 +72,11 @@ version)
 	apt_root "$2"
 	apt-cache "${APT[@]}" policy "$3" | sed -n 's/^  Candidate: //p' | grep -v '(none)'
 	;;
+has)
+	[ $# -eq 3 ] || die "usage: $0 has ARCH PKG=VER"
+	apt_root "$2"
+	apt-cache "${APT[@]}" madison "${3%%=*}" | awk -v v="${3#*=}" '$3 == v { f = 1 } END { exit !f }'
+	;;
 depends)
 	[ $# -eq 4 ] || die "usage: $0 depends ARCH PKG REGEX"
 	apt_root "$2"
@@ -99,6 +105,6 @@ source)
 		{ tail -n 5 "$3/download.log" >&2; die "could not fetch the source of $2"; }
 	;;
 *)
-	die "usage: $0 list|newest|version|depends|unpack|source ..."
+	die "usage: $0 list|newest|version|has|depends|unpack|source ..."
 	;;
 esac

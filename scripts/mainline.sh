@@ -1,18 +1,55 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Print the pristine mainline tree: Debian's newest linux-source-X.Y (sid or
-# experimental; MAINLINE=X.Y pins one), unpacked once into $CACHE/src.
-# Nothing may write into it: copies are made with cp -al.
+# Print the pristine mainline tree, unpacked once into $CACHE/src: the
+# linux-source upload that scripts/mainline.pin names (MAINLINE=X.Y: the
+# newest linux-source-X.Y instead).  A pinned upload that Debian's archive no
+# longer carries gives way to the newest one, with a warning.  Nothing may
+# write into the tree: copies are made with cp -al.
+#
+#   mainline.sh          the tree
+#   mainline.sh --bump   pin the newest upload in Debian's archive, say
+#                        what changed (make bump-mainline)
 . "$(dirname "$0")/lib.sh"
 
-if [ -n "${MAINLINE:-}" ]; then
-	pkg=linux-source-$MAINLINE
-else
-	pkg=$("$TOP/scripts/debian.sh" newest amd64 'linux-source-[0-9]+\.[0-9]+')
+PIN=$TOP/scripts/mainline.pin
+REGEX='linux-source-[0-9]+\.[0-9]+'
+
+# newest: the newest upload of linux-source-X.Y (or of any X.Y), "PKG VER"
+newest()
+{
+	local pkg=${1:-} ver
+
+	[ -n "$pkg" ] || pkg=$("$TOP/scripts/debian.sh" newest amd64 "$REGEX")
+	ver=$("$TOP/scripts/debian.sh" version amd64 "$pkg" || true)
+	[ -n "$ver" ] ||
+		die "$pkg is not in Debian's archive now; available: $("$TOP/scripts/debian.sh" list amd64 "$REGEX" | tr '\n' ' ')"
+	echo "$pkg $ver"
+}
+
+if [ "${1:-}" = --bump ]; then
+	old=$(cat "$PIN")
+	new=$(newest)
+	if [ "$new" = "$old" ]; then
+		echo "mainline: $old is the newest in Debian's archive; the pin stays"
+	else
+		echo "$new" >"$PIN"
+		echo "mainline: ${PIN#"$TOP"/}: $old -> $new; every kernel built from it rebuilds (commit the pin)"
+	fi
+	exit 0
 fi
-ver=$("$TOP/scripts/debian.sh" version amd64 "$pkg" || true)
-[ -n "$ver" ] ||
-	die "$pkg is not in Debian's archive now; available: $("$TOP/scripts/debian.sh" list amd64 'linux-source-[0-9]+\.[0-9]+' | tr '\n' ' ')"
+[ $# -eq 0 ] || die "usage: $0 [--bump]"
+
+if [ -n "${MAINLINE:-}" ]; then
+	read -r pkg ver < <(newest "linux-source-$MAINLINE")
+else
+	read -r pkg ver <"$PIN"
+	# unpacked before: no look-up, so it works offline
+	if [ ! -f "$CACHE/src/${pkg}_$ver/done" ] &&
+	   ! "$TOP/scripts/debian.sh" has amd64 "$pkg=$ver"; then
+		read -r pkg ver < <(newest)
+		say "mainline: warning: the pinned $(cat "$PIN") is no longer in Debian's archive; using $pkg $ver (run 'make bump-mainline' and commit the pin)"
+	fi
+fi
 dir=$CACHE/src/${pkg}_$ver
 tree=$dir/$pkg
 mkdir -p "$CACHE/src"
