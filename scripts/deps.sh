@@ -14,7 +14,7 @@ run=(
 	# kernels and the mainline tree are unpacked from Debian's archive
 	# by scripts/debian.sh, not installed
 	ca-certificates			# its private apt roots
-	busybox-static cpio		# the VM's initramfs
+	busybox-static cpio fakeroot	# the VM's initramfs, made as any user
 	rsync				# lib.mk's install rule
 	bc bison flex libelf-dev libssl-dev	# configuring and building kernels
 	dwarves				# pahole: Debian's 6.12 headers build BTF

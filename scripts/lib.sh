@@ -22,8 +22,13 @@ export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
-# what outlives a clone: apt roots, unpacked kernels, built kernels
-CACHE=${SCHED_STATE_CACHE:-/var/cache/sched_state}
+# what outlives a clone: apt roots, unpacked kernels, built kernels (a
+# user's own, for a user other than root)
+if [ "$(id -u)" -eq 0 ]; then
+	CACHE=${SCHED_STATE_CACHE:-/var/cache/sched_state}
+else
+	CACHE=${SCHED_STATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sched_state}
+fi
 KSRC_DEFAULT=$BUILD/linux
 KSRC=${KSRC:-$KSRC_DEFAULT}
 SELFTESTS=$KSRC/tools/testing/selftests

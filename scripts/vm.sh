@@ -91,7 +91,6 @@ while (($#)); do
 done
 KVM=${KVM:-auto}
 
-((EUID == 0)) || die "run me as root (the initramfs needs a /dev/console made by mknod)"
 
 need_tool() { command -v "$1" >/dev/null || die "$1 not found; install it: apt-get install $2"; }
 # the arch's line of arches.tsv, as lib.sh's arch_set reads it
@@ -103,6 +102,7 @@ read -r A_ARCH A_DEBIAN _ A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE A_STREAMS _ <
 [[ $A_STREAMS =~ ^(serial|pci)$ ]] || die "arches.tsv: $A_ARCH: unknown streams '$A_STREAMS'"
 need_tool "$A_QEMU" "the qemu-system-* package with $A_QEMU (scripts/deps.sh)"
 need_tool cpio cpio
+need_tool fakeroot fakeroot
 [[ -n $A_CROSS ]] || need_tool busybox busybox-static
 [[ -n $A_CROSS || -x /usr/bin/timeout ]] || die "/usr/bin/timeout not found; install it: apt-get install coreutils"
 [[ -n $A_CROSS || -x /bin/dash ]] || die "/bin/dash not found; install it: apt-get install dash"
@@ -164,7 +164,7 @@ userland_path() {
 	done
 }
 
-# make_root DIR: a root with busybox applets, /etc/passwd and a /dev/console.
+# make_root DIR: a root with busybox applets and /etc/passwd.
 # A busybox that cannot run here lists its applets in the guest (see init).
 make_root() {
 	local r=$1 a
@@ -180,7 +180,6 @@ make_root() {
 		cp "$(userland_path /bin/busybox)" "$r/bin/busybox"
 	fi
 	echo 'root:x:0:0:root:/root:/bin/sh' >"$r/etc/passwd"
-	mknod -m 600 "$r/dev/console" c 5 1
 }
 
 # add_libraries ROOT: copy the shared libraries every ELF file in ROOT needs, from
@@ -224,8 +223,12 @@ add_libraries() {
 	done
 }
 
-# make_cpio ROOT FILE
-make_cpio() { (cd "$1" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$2"; }
+# make_cpio ROOT FILE: ROOT as a gzipped newc archive owned by root, with a
+# /dev/console, made under fakeroot: no need to be root
+make_cpio() {
+	fakeroot -- sh -c 'cd "$1" && mknod -m 600 dev/console c 5 1 &&
+		find . | cpio -o -H newc -R 0:0 --quiet' sh "$1" | gzip -1 >"$2"
+}
 
 make_initramfs() {
 	local r=$OUT/root streams
