@@ -13,14 +13,30 @@
 . "$(dirname "$0")/lib.sh"
 set +e
 
-# The captured TAP must satisfy two real consumers.
+# The captured TAP must satisfy two real consumers, as it is and flat
+# (scripts/flat-tap.py: every nested result a top-level line, which both
+# judge); and a failure planted in a nested result must fail both.
 consumers()
 {
-	local tap=$BUILD/$1/vm/ktap.tap
+	local vm=$BUILD/$1/vm f
 
-	[ -s "$tap" ] || { echo "no TAP at $tap"; return 1; }
-	prove --exec cat "$tap" &&
-	python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$tap"
+	[ -s "$vm/ktap.tap" ] || { echo "no TAP at $vm/ktap.tap"; return 1; }
+	python3 "$TOP/scripts/flat-tap.py" "$vm/result.json" >"$vm/flat.tap" &&
+	python3 "$TOP/scripts/flat-tap.py" --plant-failure "$vm/result.json" >"$vm/planted.tap" ||
+		return 1
+	for f in ktap flat; do
+		prove --exec cat "$vm/$f.tap" &&
+		python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vm/$f.tap" || return 1
+	done
+	if prove --exec cat "$vm/planted.tap" >/dev/null 2>&1; then
+		echo "prove passed $vm/planted.tap, which has a failure"
+		return 1
+	fi
+	if python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vm/planted.tap" >/dev/null 2>&1; then
+		echo "kunit.py parse passed $vm/planted.tap, which has a failure"
+		return 1
+	fi
+	echo "a failure planted in a nested result: prove and kunit.py parse fail"
 }
 
 # A farm's run: run_kselftest.sh as is, no SCHED_STATE_HUNG_TASK.  The three
@@ -118,7 +134,7 @@ kernel_gates()
 	local k=$1 all=$2
 
 	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/run.sh"
-	gate "TAP consumers on the $k run (prove, kunit.py parse)" consumers "$k"
+	gate "TAP consumers on the $k run (prove, kunit.py parse; flat; a planted failure)" consumers "$k"
 	[ "$all" = 1 ] || return 0
 	gate "fault injection on the $k kernel (every guarding check fails)" \
 		env KERNEL="$k" "$TOP/scripts/faults.sh"
