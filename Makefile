@@ -22,6 +22,8 @@
 #                (CHECK=1: git am, build and checkpatch each patch)
 #   make bump-mainline  pin the newest linux-source upload in Debian's archive
 #                in scripts/mainline.pin, and say what changed
+#   make prune-cache  remove the cached kernels and trees unused for DAYS
+#                days (default 14)
 #
 # Knobs: KERNEL= (a name of scripts/kernels.tsv: mainline, mainline-rt,
 # debug, 6.12, 6.12-rt, 6.1, 6.1-rt, 6.12-arm64, ...), MAINLINE=X.Y, KSRC=, KDIR=, KIMAGE=,
@@ -36,7 +38,7 @@ unexport ARCH
 MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
 
-.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline clean
+.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache clean
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -77,6 +79,9 @@ patches: deps
 
 bump-mainline: deps
 	@scripts/mainline.sh --bump
+
+prune-cache:
+	@scripts/prune-cache.sh
 
 clean:
 	rm -rf build

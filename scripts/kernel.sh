@@ -36,7 +36,14 @@ done_kernel()
 		printf '%s=%q\n' "${v%%=*}" "${v#*=}"
 	done >"$dir/env.tmp"
 	mv "$dir/env.tmp" "$dir/env"
-	echo "$dir"
+	used "$dir"
+}
+
+# used DIR: print DIR, and mark it used now (make prune-cache reads the mark)
+used()
+{
+	touch "$1/used"
+	echo "$1"
 }
 
 # wanted FRAGMENT... CONFIG: fail if an option's last line in the fragments
@@ -83,7 +90,7 @@ build_kernel()
 	exec 9>"$dir.lock"
 	flock 9
 	if [ -f "$dir/env" ]; then
-		echo "$dir"
+		used "$dir"
 		return
 	fi
 	say "kernel $name: building $(cat "$(dirname "$src")/done") into $out (log: $dir/build.log, some minutes, once)"
@@ -121,7 +128,7 @@ unpack_kernel()
 	exec 9>"$dir.lock"
 	flock 9
 	if [ -f "$dir/env" ]; then
-		echo "$dir"
+		used "$dir"
 		return
 	fi
 	headers=linux-headers-$abi

@@ -64,4 +64,5 @@ if [ ! -f "$dir/done" ]; then
 	[ -f "$tree/Makefile" ] || die "$pkg $ver did not unpack into $tree"
 	echo "$pkg $ver" >"$dir/done"
 fi
+touch "$dir/used"	# make prune-cache reads the mark
 echo "$tree"
