@@ -2,7 +2,11 @@
 #
 # sched_state: a kselftest for task states under set_current_state().
 # This Makefile drives the tooling around the overlay; see README.md.
+# `make help` prints the lines below that start with "#   ", and nothing
+# else: every target and every variable, in one place (check.sh's gate
+# "make help" fails on a .PHONY target it does not name).
 #
+# Targets:
 #   make run     build, boot the mainline kernel in QEMU, run the suite
 #                (then a quick benchmark run in the same kernel)
 #   make run ARCH=arm64  the same on another arch of scripts/arches.tsv
@@ -10,9 +14,14 @@
 #                kernel in scripts/kernels.tsv, or KERNEL= among its own
 #                (ARCH=arm64 KERNEL=6.12-rt: the line 6.12-rt-arm64)
 #   make check   the gate CI runs: each kernel as the "check" column of
-#                scripts/kernels.tsv says (x86_64 and arm64), the static
-#                and build gates
+#                scripts/kernels.tsv says (x86_64 and arm64), the clean
+#                Debian 12, the static and build gates
 #   make check-full  the same by the "full" column: every kernel of every arch
+#   make deps    install what make check needs (run, tree: what they need)
+#   make tree    the mainline tree with the overlay, in KSRC
+#   make build   the programs and the module for KERNEL, installed as a
+#                CI farm ships them, in build/<kernel>/kselftest
+#   make checkpatch  checkpatch.pl --strict on every overlay file
 #   make bench   the commit's two benchmarks in QEMU, in the commit's
 #                layout: mainline vs mainline-rt (QUICK=1: one kernel);
 #                ARCH=<arch>: that arch's kernel and its -rt twin;
@@ -24,10 +33,36 @@
 #                in scripts/mainline.pin, and say what changed
 #   make prune-cache  remove the cached kernels and trees unused for DAYS
 #                days (default 14)
+#   make clean   remove build/
+#   make help    this text
 #
-# Knobs: KERNEL= (a name of scripts/kernels.tsv: mainline, mainline-rt,
-# debug, 6.12, 6.12-rt, 6.1, 6.1-rt, 6.12-arm64, ...), MAINLINE=X.Y, KSRC=, KDIR=, KIMAGE=,
-# BUILD=, ARCH= (see scripts/lib.sh)
+# Variables (make's command line or the environment):
+#   KERNEL=      a name of scripts/kernels.tsv (mainline, mainline-rt, debug,
+#                6.12, 6.12-rt, 6.1, 6.1-rt, 6.12-arm64, ...); default mainline
+#   ARCH=        an arch of scripts/arches.tsv or its Debian name; bench: all
+#   MAINLINE=X.Y the newest linux-source-X.Y instead of scripts/mainline.pin
+#   KSRC=        your own kernel tree to build in (default build/linux)
+#   KIMAGE=      your own kernel image to boot, instead of KERNEL
+#   KDIR=        the build tree the module is built against (default KERNEL's)
+#   BUILD=       where generated files go (default build/)
+#   SCHED_STATE_CACHE=  what outlives a clone (default /var/cache/sched_state,
+#                ~/.cache/sched_state for a user other than root)
+#   KVM=         auto, on or off (default auto: only if a probe boot works)
+#   JOBS=        make -j for kernel builds (default: the CPUs)
+#   QUICK=1      bench, bench-host: a short run
+#   CHECK=1      patches: git am, build and checkpatch each patch
+#   DAYS=        prune-cache: the days unused (default 14)
+#   STRESS_INPUTS=, STRESS_SEED=, STRESS_TIMEOUT=  check's hostile-input
+#                run: fuzz inputs per file (10000), a seed to replay, seconds
+#   FAULTS=, DEBUG_TIMEOUT=, PORT_KILLS=  check's fault run (names of
+#                faults.txt), debug kernel boot (s, 1800), lifecycle kills (24)
+#   VM_LOCK=     the lock one guest at a time holds (none: no lock)
+#   PATCHES_SIGNOFF="Name <email>", PATCHES_BASE=  patches: the author, and
+#                the pristine tree (default scripts/mainline.sh's)
+#   BENCH_KERNELS=, BENCH_ALL=, BENCH_CALLS=, BENCH_REPEATS=, BENCH_CPU=,
+#   BENCH_TASKS=, BENCH_WARMUP=, BENCH_SAMPLES=, BENCH_INTERVAL=,
+#   BENCH_TIMEOUT=, BENCH_MODE=, BENCH_CONTROL=, BENCH_DIR=  bench and
+#                bench-host (their meaning: scripts/bench.sh, bench-host.sh)
 
 # KERNEL, MAINLINE, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
 # or the environment; exporting them here would export them empty when unset.
@@ -41,7 +76,7 @@ WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
 .PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache clean
 
 help:
-	@sed -n 's/^#   //p' Makefile
+	@sed -n -e 's/^# \(Targets:\|Variables .*:\)$$/\1/p' -e 's/^#   /  /p' Makefile
 
 deps:
 	@scripts/deps.sh check

@@ -103,6 +103,25 @@ readme_faults()
 	return $missing
 }
 
+# make help names every .PHONY target and every variable the scripts read
+# (less those check.sh and the scripts hand each other).
+help_lists_all()
+{
+	local out t v missing=0
+
+	out=$(make -s -C "$TOP" help) || return 1
+	for t in $(sed -n 's/^\.PHONY: //p' "$TOP/Makefile"); do
+		grep -qE "^  make $t( |$)" <<<"$out" || { echo "make help lacks target $t"; missing=1; }
+	done
+	for v in $(grep -ohE '\$\{[A-Z][A-Z0-9_]+:[-=]' "$TOP"/scripts/*.sh | sed 's/..//; s/:.//' | sort -u); do
+		case $v in
+		CLEAN_DEBIAN_INNER|KARCH|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
+		esac
+		grep -qE "(^|[ ,])$v=" <<<"$out" || { echo "make help lacks variable $v"; missing=1; }
+	done
+	return $missing
+}
+
 # Not root: the harness skips as a whole, with its reason.
 non_root_skips()
 {
@@ -149,6 +168,7 @@ gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $ful
 gate "checkpatch --strict" "$TOP/scripts/checkpatch.sh"
 gate "README lists every fault" readme_faults
 gate "compare.py statistics self-test" python3 "$TOP/scripts/compare.py" --self-test
+gate "make help names every target and variable" help_lists_all
 gate "docs build adds no warning" "$TOP/scripts/docs.sh"
 gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
 

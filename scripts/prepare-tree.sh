@@ -19,6 +19,8 @@ if [ "$KSRC" = "$KSRC_DEFAULT" ]; then
 fi
 [ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree"
 say "kernel tree: $KSRC ($(make -s -C "$KSRC" kernelversion))"
+[ "$KSRC" = "$KSRC_DEFAULT" ] ||
+	say "writing into your KSRC=$KSRC: tools/testing/selftests/sched_state and Documentation/ replaced from the overlay, patches/ applied, and a defconfig and uapi headers if it has none"
 
 rm -rf "$SELFTESTS/sched_state"
 (cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation) |
