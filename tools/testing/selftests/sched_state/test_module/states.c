@@ -168,6 +168,7 @@ int cmd_kthread(struct request *req)
 	struct task_struct *task;
 	struct sleeper *s;
 	unsigned int i;
+	pid_t nr;
 	int ret;
 
 	ret = parse_state(req->argv[1], &i);
@@ -184,14 +185,16 @@ int cmd_kthread(struct request *req)
 	}
 	sleeper_init(s, get_task_struct(task), sleep_state(i));
 	s->kthread = true;
-	ret = sleeper_add(s);
-	if (ret)
-		goto out_stop;
 	wake_up_process(task);
 	if (states[i].parked)
 		kthread_park(task);
+	/* once listed, a concurrent "stop <pid>" may free it: pid, park first */
+	nr = task_pid_vnr(task);
+	ret = sleeper_add(s);
+	if (ret)
+		goto out_stop;
 
-	return scnprintf(req->reply, req->len, "%d\n", task_pid_vnr(task));
+	return scnprintf(req->reply, req->len, "%d\n", nr);
 
 out_stop:
 	kthread_stop(task);
