@@ -22,6 +22,7 @@ DIR=$(dirname "$(readlink -f "$0")")
 # shellcheck source=sched_state_lib.sh
 . "$DIR/sched_state_lib.sh"
 load_failed=
+ours=
 
 die()
 {
@@ -35,6 +36,16 @@ unload()
 	rmmod "$MOD" || die "rmmod $MOD failed"
 }
 
+# A harness timeout SIGKILLs the test's process group, fixture teardown
+# included: the sysctls the hung_task checks lowered are restored here.
+cleanup()
+{
+	hung_task_restore
+	if [ -n "$ours" ]; then
+		unload
+	fi
+}
+
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
 	-*) die "$1: harness options go after --" ;;
@@ -45,9 +56,11 @@ done
 [ "$1" = -- ] && shift
 
 [ "$(id -u)" -eq 0 ] || skip "must be run as root"
+hung_task_save
+trap cleanup EXIT
+trap 'exit 1' INT TERM
 if module_usable; then
-	trap unload EXIT
-	trap 'exit 1' INT TERM
+	ours=1
 	if ! load; then
 		how=modprobe
 		[ -n "$KO" ] && how=insmod

@@ -75,6 +75,34 @@ module_usable()
 	[ -z "$why" ]
 }
 
+# The sysctls the hung_task checks of sched_state_test lower while they run,
+# as NAME=VALUE words once hung_task_save has seen them
+HUNG_SYSCTLS="timeout_secs warnings"
+hung_saved=
+
+# hung_task_save: remember the hung_task sysctls, for hung_task_restore
+hung_task_save()
+{
+	hung_saved=
+	for s in $HUNG_SYSCTLS; do
+		[ -w "/proc/sys/kernel/hung_task_$s" ] &&
+			hung_saved="$hung_saved $s=$(cat "/proc/sys/kernel/hung_task_$s")"
+	done
+	return 0
+}
+
+# hung_task_restore: put back any that hung_task_save saw and that changed
+hung_task_restore()
+{
+	for sv in $hung_saved; do
+		f=/proc/sys/kernel/hung_task_${sv%%=*}
+		now=$(cat "$f")
+		[ "$now" = "${sv#*=}" ] && continue
+		echo "# restoring kernel.hung_task_${sv%%=*}=${sv#*=} (found $now)"
+		echo "${sv#*=}" >"$f"
+	done
+}
+
 # load: the module find_module found, with $MOD_PARAMS
 load()
 {
