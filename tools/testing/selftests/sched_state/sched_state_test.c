@@ -14,6 +14,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -102,6 +103,21 @@ static char wait_for_letter(pid_t pid, char want)
 	for (ms = 0; ms < SETTLE_MS; ms++) {
 		seen = stat_letter(pid);
 		if (seen == want)
+			break;
+		sleep_ms(1);
+	}
+	return seen;
+}
+
+/* Wait until @pid sleeps, in any state; return the last letter seen. */
+static char wait_asleep(pid_t pid)
+{
+	char seen = 0;
+	int ms;
+
+	for (ms = 0; ms < SETTLE_MS; ms++) {
+		seen = stat_letter(pid);
+		if (seen && seen != 'R')
 			break;
 		sleep_ms(1);
 	}
@@ -779,41 +795,191 @@ FIXTURE_TEARDOWN(load)
 			kthread_stop(self->pids[i]);
 }
 
-static double load1(void)
+/*
+ * The load average as the kernel keeps it, avenrun[0]: fixed point with
+ * FSHIFT bits, one fold per LOAD_FREQ of
+ * load = (load * EXP_1 + active * (FIXED_1 - EXP_1)) / FIXED_1
+ * (include/linux/sched/loadavg.h, kernel/sched/loadavg.c).
+ */
+#define FSHIFT		11
+#define FIXED_1		2048UL		/* 1 << FSHIFT */
+#define EXP_1		1884UL
+#define LOAD_FREQ_MS	5000
+/* LOAD_FREQ is 5 s and a tick; a tick is 10 ms at most (HZ >= 100) */
+#define LOAD_FREQ_MAX_MS (LOAD_FREQ_MS + 10)
+/* how far the fold and our clock may be apart at either end */
+#define LOAD_SLACK_MS	100
+/*
+ * Tasks a fold may count otherwise than we expect, either way: other tasks
+ * running or in D, or sleepers a late vCPU tick has not folded in yet.
+ */
+#define LOAD_NOISE	4
+/* calc_load_n(), catching up after an idle stretch, rounds otherwise */
+#define LOAD_ROUND	1
+
+/* calc_load(): one fold of @load with @active tasks counted */
+static unsigned long calc_load(unsigned long load, unsigned long active)
 {
-	double load = -1;
+	unsigned long newload;
+
+	active *= FIXED_1;
+	newload = load * EXP_1 + active * (FIXED_1 - EXP_1);
+	if (active >= load)
+		newload += FIXED_1 - 1;
+	return newload / FIXED_1;
+}
+
+static unsigned long calc_load_folds(unsigned long load, unsigned long active,
+				     int folds)
+{
+	while (folds-- > 0)
+		load = calc_load(load, active);
+	return load;
+}
+
+/*
+ * /proc/loadavg's first figure in hundredths; -1 on error.  fs/proc/loadavg.c
+ * shows avenrun[0] + FIXED_1/200, its fraction cut to two digits.
+ */
+static long load1(void)
+{
+	unsigned int whole, frac;
+	long load = -1;
 	FILE *f = fopen("/proc/loadavg", "r");
 
 	if (f) {
-		if (fscanf(f, "%lf", &load) != 1)
-			load = -1;
+		if (fscanf(f, "%u.%2u", &whole, &frac) == 2)
+			load = whole * 100L + frac;
 		fclose(f);
 	}
 	return load;
 }
 
+/* avenrun[0] as /proc/loadavg shows it, in hundredths */
+static long shown(unsigned long avenrun)
+{
+	return (avenrun + FIXED_1 / 200) * 100 / FIXED_1;
+}
+
+/* the least and the most avenrun[0] that shows as @load hundredths */
+static unsigned long avenrun_min(long load)
+{
+	unsigned long a = (load * FIXED_1 + 99) / 100;
+
+	return a > FIXED_1 / 200 ? a - FIXED_1 / 200 : 0;
+}
+
+static unsigned long avenrun_max(long load)
+{
+	return ((load + 1) * FIXED_1 + 99) / 100 - 1 - FIXED_1 / 200;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+/* Folds in @ms: at least (conservatively), and at most. */
+static int folds_min(long ms)
+{
+	return ms > LOAD_SLACK_MS ? (ms - LOAD_SLACK_MS) / LOAD_FREQ_MAX_MS : 0;
+}
+
+static int folds_max(long ms)
+{
+	return (ms + LOAD_SLACK_MS) / LOAD_FREQ_MS + 1;
+}
+
 /*
- * The load average is refreshed every 5 s (LOAD_FREQ): after 10.5 s at
- * least one refresh saw all sixteen asleep.  One refresh decays the old
- * value by e^(-5/60) = 0.92 and adds 16 * 0.08 = 1.28 for sleepers that
- * count; require half of that above the decayed baseline, or below it.
+ * One measurement: the load before, LOAD_THREADS sleepers started and
+ * asleep, 10.5 s (at least two folds, whatever the phase of LOAD_FREQ), the
+ * load after.
+ * Returns whether it fell in the range the variant calls for: with the
+ * sleepers counted, at least the least that folds_min() folds of all but
+ * LOAD_NOISE of them can bring, after a fold that may have seen none of them
+ * while they started; not counted, at most the most folds_min() to
+ * folds_max() folds of LOAD_NOISE tasks can bring.
+ */
+static bool loadavg_in_range(struct __test_metadata *_metadata, pid_t *pids,
+			     const char *name, bool counts)
+{
+	long before, after, t0, t1, t2, bound = 0, b;
+	unsigned long a;
+	int i, pre, pre_max, n, lo, hi;
+	char letter;
+
+	before = load1();
+	t0 = now_ms();
+	ASSERT_LE(0, before);
+	for (i = 0; i < LOAD_THREADS; i++) {
+		pids[i] = kthread_start(name);
+		ASSERT_LT(0, pids[i]);
+	}
+	/* until asleep they run, and count whatever their state */
+	for (i = 0; i < LOAD_THREADS; i++) {
+		letter = wait_asleep(pids[i]);
+		ASSERT_TRUE(letter && letter != 'R');
+	}
+	t1 = now_ms();
+	sleep_ms(10500);
+	after = load1();
+	t2 = now_ms();
+
+	if (counts) {
+		/* folds that surely saw all of them, and one that may not */
+		lo = folds_min(t2 - t1);
+		hi = folds_max(t2 - t0);
+		bound = LONG_MAX;
+		pre_max = t1 - t0 + LOAD_SLACK_MS < LOAD_FREQ_MS ? 1 : hi;
+		for (pre = 0; pre <= pre_max; pre++) {
+			a = calc_load_folds(avenrun_min(before), 0, pre);
+			for (n = lo; n + pre <= hi; n++) {
+				b = shown(calc_load_folds(a, LOAD_THREADS -
+							  LOAD_NOISE, n));
+				bound = b < bound ? b : bound;
+			}
+		}
+	} else {
+		lo = folds_min(t2 - t0);
+		hi = folds_max(t2 - t0);
+		for (n = lo; n <= hi; n++) {
+			b = shown(calc_load_folds(avenrun_max(before),
+						  LOAD_NOISE, n));
+			bound = b > bound ? b : bound;
+		}
+	}
+	TH_LOG("load1 %ld.%02ld -> %ld.%02ld in %ld ms, %d-%d folds, %d %s: %s %ld.%02ld",
+	       before / 100, before % 100, after / 100, after % 100, t2 - t0,
+	       lo, hi, LOAD_THREADS, name, counts ? "want >=" : "want <=",
+	       bound / 100, bound % 100);
+	return counts ? after >= bound - LOAD_ROUND :
+			after <= bound + LOAD_ROUND;
+}
+
+/*
+ * Sixteen sleepers that count raise the load average towards 16 by
+ * 1 - EXP_1/FIXED_1 of the way each fold; sixteen that do not leave it to
+ * decay.  The bounds come from the kernel's own fixed-point folds over the
+ * folds the elapsed time allows; a miss is measured once more, from scratch.
  */
 TEST_F_TIMEOUT(load, loadavg, 60)
 {
-	double before, after;
 	int i;
 
-	before = load1();
-	ASSERT_LE(0, before);
+	if (loadavg_in_range(_metadata, self->pids, variant->name,
+			     variant->counts))
+		return;
 	for (i = 0; i < LOAD_THREADS; i++) {
-		self->pids[i] = kthread_start(variant->name);
-		ASSERT_LT(0, self->pids[i]);
+		if (self->pids[i] > 0)
+			kthread_stop(self->pids[i]);
+		self->pids[i] = 0;
 	}
-	sleep_ms(10500);
-	after = load1();
-	TH_LOG("load1 %.2f -> %.2f with %d %s sleepers", before, after,
-	       LOAD_THREADS, variant->name);
-	EXPECT_EQ(variant->counts, after > before * 0.92 + 0.64);
+	TH_LOG("out of range: once more");
+	EXPECT_TRUE(loadavg_in_range(_metadata, self->pids, variant->name,
+				     variant->counts));
 }
 
 /*
