@@ -36,8 +36,10 @@
  * fails the write with -EINVAL (-ERANGE on overflow); a pid that does not
  * exist, or that wake and stop do not own, -ESRCH; a verb this kernel or
  * machine cannot do, -EOPNOTSUPP; a bench CPU that is offline (or
- * goes offline), -ENODEV; a bench whose reply would not fit in the
- * transaction's page (about 46 repeats for one CPU), -E2BIG.
+ * goes offline), -ENODEV; a bench of more than SCHED_STATE_BENCH_MAX_WORK
+ * calls, or whose reply would not fit in the transaction's page (about 46
+ * repeats for one CPU), -E2BIG; a race or bench still running after
+ * SCHED_STATE_MAX_BUSY_MS, -ETIMEDOUT.
  */
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H
@@ -56,6 +58,14 @@
 #define SCHED_STATE_MAX_ROUNDS		1000000
 #define SCHED_STATE_BENCH_MAX_CALLS	1000000000
 #define SCHED_STATE_BENCH_MAX_REPEATS	100
+/*
+ * Most calls one bench request may make in all, calls x repeats x variants
+ * x CPUs: more than a CPU at 4 GHz could make, a call a cycle, before
+ * SCHED_STATE_MAX_BUSY_MS.
+ */
+#define SCHED_STATE_BENCH_MAX_WORK	100000000000ULL
+/* Longest a race or bench request may run; then it fails, -ETIMEDOUT. */
+#define SCHED_STATE_MAX_BUSY_MS		30000
 
 #endif /* SCHED_STATE_H */
 

@@ -208,6 +208,9 @@ static int bench_once(int c, int n, unsigned long long res[NR_VARIANTS])
 	if (ret) {
 		ksft_print_msg("request \"bench %d 1 %d\": %s\n", n, cpus[c],
 			       strerror(-ret));
+		if (ret == -ETIMEDOUT)
+			ksft_print_msg("a request may run %d ms: fewer calls (-n)\n",
+				       SCHED_STATE_MAX_BUSY_MS);
 		goto out;
 	}
 

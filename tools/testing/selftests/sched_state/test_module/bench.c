@@ -2,6 +2,7 @@
 /* test_sched_state: the set_current_state() latency benchmark (bench). */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
@@ -23,6 +24,7 @@
  * runs, at most BENCH_CHUNK_CALLS calls or BENCH_CHUNK_NS, with cond_resched()
  * between chunks; the time of the chunks adds up to a variant's time.  Reply
  * one line per CPU and variant: "<cpu> <variant> <ns of each repeat>...".
+ * Past SCHED_STATE_MAX_BUSY_MS, checked between chunks, it fails.
  */
 #define BENCH_BLOCK		1024U		/* calls between clock reads */
 #define BENCH_CHUNK_CALLS	(1024U * 1024)
@@ -99,6 +101,7 @@ struct bench {
 	unsigned int calls, repeats;
 	int cpu;
 	int ret;
+	unsigned long deadline;		/* in jiffies, for the whole request */
 	struct completion done;
 	u64 ns[NR_BENCH_VARIANTS][SCHED_STATE_BENCH_MAX_REPEATS];
 };
@@ -130,6 +133,8 @@ static int bench_time(struct bench *b, unsigned int v, unsigned int r)
 		ns += now - start;
 		if (kthread_should_stop())
 			return -EINTR;
+		if (time_after(jiffies, b->deadline))
+			return -ETIMEDOUT;
 		cond_resched();
 	}
 	b->ns[v][r] = ns;
@@ -209,12 +214,16 @@ int cmd_bench(struct request *req)
 		return -ENODEV;
 	if (nr_cpus * NR_BENCH_VARIANTS * BENCH_LINE_LEN(repeats) >= req->len)
 		return -E2BIG;
+	if ((u64)calls * repeats * NR_BENCH_VARIANTS * nr_cpus >
+	    SCHED_STATE_BENCH_MAX_WORK)
+		return -E2BIG;
 
 	b = kzalloc_obj(*b, GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	b->calls = calls;
 	b->repeats = repeats;
+	b->deadline = jiffies + msecs_to_jiffies(SCHED_STATE_MAX_BUSY_MS);
 	init_completion(&b->done);
 	if (all) {
 		for_each_online_cpu(cpu) {
