@@ -37,9 +37,8 @@
  * exist, or that wake and stop do not own, -ESRCH; a verb this kernel or
  * machine cannot do, -EOPNOTSUPP; a bench CPU that is offline (or
  * goes offline), -ENODEV; a bench of more than SCHED_STATE_BENCH_MAX_WORK
- * calls, or whose reply would not fit in the transaction's page (about 46
- * repeats for one CPU), -E2BIG; a race or bench still running after
- * SCHED_STATE_MAX_BUSY_MS, -ETIMEDOUT.
+ * calls, or whose reply would pass SCHED_STATE_MAX_REPLY, -E2BIG; a race or
+ * bench still running after SCHED_STATE_MAX_BUSY_MS, -ETIMEDOUT.
  */
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H
@@ -66,6 +65,11 @@
 #define SCHED_STATE_BENCH_MAX_WORK	100000000000ULL
 /* Longest a race or bench request may run; then it fails, -ETIMEDOUT. */
 #define SCHED_STATE_MAX_BUSY_MS		30000
+/*
+ * Longest reply: a bench on all CPUs takes some 40 bytes per CPU, variant
+ * and repeat, so 2 MB for one repeat on 8192 CPUs.
+ */
+#define SCHED_STATE_MAX_REPLY		(4 << 20)
 
 #endif /* SCHED_STATE_H */
 

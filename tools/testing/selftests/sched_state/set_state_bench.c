@@ -44,7 +44,7 @@
 #define QUICK_REPEATS	3
 #define WARMUP_CALLS	1000000	/* a round first, not counted */
 #define MAX_CPUS	8192
-#define REPLY_LEN	8192		/* more than the module ever sends */
+#define REPLY_LEN	8192		/* more than one repeat on one CPU takes */
 #define CPU_ONLINE	"/sys/devices/system/cpu/online"
 
 /* The module's variants, in the order of its reply. */

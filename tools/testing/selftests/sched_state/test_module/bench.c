@@ -187,7 +187,7 @@ static int bench_reply(struct bench *b, char *reply, size_t len, size_t *used)
 		*used += scnprintf(reply + *used, len - *used, "\n");
 		/* scnprintf() fills at most len - 1: full may mean cut */
 		if (*used >= len - 1)
-			return -E2BIG;
+			return -E2BIG;	/* a CPU came online meanwhile */
 	}
 	return 0;
 }
@@ -197,7 +197,7 @@ int cmd_bench(struct request *req)
 	bool all = !strcmp(req->argv[3], "all");
 	int calls, repeats, cpu = 0, ret;
 	unsigned int nr_cpus = 1;
-	size_t used = 0;
+	size_t len, used = 0;
 	struct bench *b;
 
 	ret = parse_int(req->argv[1], 1, SCHED_STATE_BENCH_MAX_CALLS, &calls);
@@ -212,11 +212,15 @@ int cmd_bench(struct request *req)
 		nr_cpus = num_online_cpus();
 	else if (!cpu_online(cpu))
 		return -ENODEV;
-	if (nr_cpus * NR_BENCH_VARIANTS * BENCH_LINE_LEN(repeats) >= req->len)
-		return -E2BIG;
 	if ((u64)calls * repeats * NR_BENCH_VARIANTS * nr_cpus >
 	    SCHED_STATE_BENCH_MAX_WORK)
 		return -E2BIG;
+	len = nr_cpus * NR_BENCH_VARIANTS * BENCH_LINE_LEN(repeats) + 1;
+	if (len > SCHED_STATE_MAX_REPLY)
+		return -E2BIG;
+	ret = request_reply_len(req, len);
+	if (ret)
+		return ret;
 
 	b = kzalloc_obj(*b, GFP_KERNEL);
 	if (!b)

@@ -13,10 +13,13 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/kthread.h>
+#include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include "faults.h"
 #include "test_sched_state.h"
@@ -46,6 +49,36 @@ static int (* const cmds[])(struct request *req) = {
 static_assert(ARRAY_SIZE(cmds) == ARRAY_SIZE(verbs));
 
 static struct dentry *sched_state_dir;
+
+/*
+ * One transaction per open file, as with simple_transaction_get(), but with
+ * a reply as long as its verb needs rather than at most a page: until the
+ * write is done, file->private_data is REPLY_BUSY; then it is the reply,
+ * or stays REPLY_BUSY if the request failed.
+ */
+struct reply {
+	size_t size;
+	char data[];
+};
+
+#define REPLY_BUSY	((struct reply *)1)
+/* what a reply holds unless its verb asks for more (request_reply_len()) */
+#define REPLY_LEN	256
+
+int request_reply_len(struct request *req, size_t len)
+{
+	char *reply;
+
+	if (len <= req->len)
+		return 0;
+	reply = kvmalloc(len, GFP_KERNEL);
+	if (!reply)
+		return -ENOMEM;
+	kvfree(req->reply);
+	req->reply = reply;
+	req->len = len;
+	return 0;
+}
 
 int parse_int(const char *arg, int min, int max, int *val)
 {
@@ -97,16 +130,20 @@ static int split_request(char *buf, size_t len, char **argv)
 static ssize_t control_write(struct file *file, const char __user *ubuf,
 			     size_t count, loff_t *ppos)
 {
+	char buf[SCHED_STATE_MAX_REQUEST + 1];
 	struct request req = {};
+	struct reply *r;
 	unsigned int v;
 	int argc, ret;
-	char *buf;
 
 	if (!count || count > SCHED_STATE_MAX_REQUEST)
 		return -EINVAL;
-	buf = simple_transaction_get(file, ubuf, count);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+	/* only one write per open file */
+	if (cmpxchg(&file->private_data, NULL, REPLY_BUSY))
+		return -EBUSY;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
 	argc = split_request(buf, count, req.argv);
 	if (argc < 0)
 		return argc;
@@ -120,26 +157,51 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 	    !(fault_lax_parsing() && argc > verbs[v].argc))
 		return -EINVAL;
 	req.verb = v;
-	/* the reply replaces the request in the transaction's buffer */
-	req.len = SIMPLE_TRANSACTION_LIMIT;
-	req.reply = kmalloc(req.len, GFP_KERNEL);
-	if (!req.reply)
-		return -ENOMEM;
+	ret = request_reply_len(&req, REPLY_LEN);
+	if (ret)
+		return ret;
 	ret = cmds[v](&req);
 	if (ret >= 0) {
-		memcpy(buf, req.reply, ret);
-		simple_transaction_set(file, ret);
-		ret = count;
+		r = kvmalloc(struct_size(r, data, ret), GFP_KERNEL);
+		if (r) {
+			r->size = ret;
+			memcpy(r->data, req.reply, ret);
+			/* pairs with control_read(): the reply, then its pointer */
+			smp_store_release(&file->private_data, r);
+			ret = count;
+		} else {
+			ret = -ENOMEM;
+		}
 	}
-	kfree(req.reply);
+	kvfree(req.reply);
 	return ret;
+}
+
+static ssize_t control_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	/* pairs with control_write(): the pointer, then the reply */
+	struct reply *r = smp_load_acquire(&file->private_data);
+
+	if (!r || r == REPLY_BUSY)
+		return 0;
+	return simple_read_from_buffer(ubuf, count, ppos, r->data, r->size);
+}
+
+static int control_release(struct inode *inode, struct file *file)
+{
+	struct reply *r = file->private_data;
+
+	if (r != REPLY_BUSY)
+		kvfree(r);
+	return 0;
 }
 
 static const struct file_operations control_fops = {
 	.owner		= THIS_MODULE,
 	.write		= control_write,
-	.read		= simple_transaction_read,
-	.release	= simple_transaction_release,
+	.read		= control_read,
+	.release	= control_release,
 	.llseek		= default_llseek,
 };
 

@@ -28,6 +28,7 @@ struct request {
 
 /* core.c */
 int parse_int(const char *arg, int min, int max, int *val);
+int request_reply_len(struct request *req, size_t len);
 void wait_for_kthread_stop(void);
 
 /* states.c: the states, and the tasks asleep in them */
