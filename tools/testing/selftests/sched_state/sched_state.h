@@ -21,7 +21,9 @@
  *   race <mb|nomb> <rounds>  the lost-wakeup race on two CPUs; reply:
  *                            "<rounds run> <wakeups lost>"
  *   rtlock                   PREEMPT_RT only: reply "<__state after taking a
- *                            contended spinlock_t> <woke> <was in RTLOCK_WAIT>"
+ *                            contended spinlock_t> <woke> <was in RTLOCK_WAIT>
+ *                            <had reached the lock>"; not there in time, it
+ *                            missed the window, and may be asked again
  *   bench <calls> <repeats> <cpu|all>
  *                            the set_current_state() latency benchmark: a
  *                            kthread bound to <cpu>, or to each online CPU in

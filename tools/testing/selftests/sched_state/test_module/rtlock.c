@@ -18,18 +18,20 @@
  * arrives meanwhile lands.  A kthread sets TASK_INTERRUPTIBLE and blocks on a
  * spinlock_t we hold; we wake it, then release the lock.  Once it has the
  * lock it must be TASK_RUNNING, or its schedule() would lose that wakeup.
- * Reply its __state after taking the lock, wake_up_process()'s return, and
- * whether it was seen blocked in TASK_RTLOCK_WAIT when woken.
+ * Reply its __state after taking the lock, wake_up_process()'s return,
+ * whether it was seen blocked in TASK_RTLOCK_WAIT when woken, and whether it
+ * had reached spin_lock() by then.
  */
 
 /*
- * How long we wait, holding the lock, for the kthread to block on it.  A
- * spinlock_t holder must not sleep (it is in an RCU read-side section), so
- * we poll; it stays preemptible, so the kthread can run even on our CPU.
- * The kthread only has to be scheduled once: well under a millisecond, and
- * tens of milliseconds on a loaded, emulated machine; the bound leaves a
- * wide margin.  Past it the reply says the kthread was not seen blocked,
- * and the test fails rather than hangs.
+ * How long we wait, holding the lock, for the kthread to reach spin_lock(),
+ * then for it to block there.  A spinlock_t holder must not sleep (it is in
+ * an RCU read-side section), so we poll; it stays preemptible, so the
+ * kthread can run even on our CPU.  The kthread only has to be scheduled
+ * once: well under a millisecond, and tens of milliseconds on a loaded,
+ * emulated machine; the bound leaves a wide margin.  A kthread that never
+ * reached spin_lock() missed the window, and the caller may try again; one
+ * that reached it and was not seen in TASK_RTLOCK_WAIT fails the test.
  */
 #define RTLOCK_BLOCK_NS		NSEC_PER_SEC
 #define RTLOCK_TIMEOUT		(5 * HZ)
@@ -37,6 +39,7 @@
 struct rtlock {
 	spinlock_t lock;	/* held by cmd_rtlock(), wanted by rtlock_fn() */
 	unsigned int after;
+	bool reached;		/* rtlock_fn() is at spin_lock() */
 	struct completion locked;
 };
 
@@ -45,6 +48,7 @@ static int rtlock_fn(void *data)
 	struct rtlock *t = data;
 
 	set_current_state(TASK_INTERRUPTIBLE);
+	WRITE_ONCE(t->reached, true);
 	spin_lock(&t->lock);
 	if (fault_rtlock_reset())
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -56,11 +60,17 @@ static int rtlock_fn(void *data)
 	return 0;
 }
 
-/* Holding @t->lock: has @task blocked on it within RTLOCK_BLOCK_NS? */
-static bool rtlock_blocked(struct task_struct *task)
+/* Holding @t->lock: has @task reached it, then blocked on it, in time? */
+static bool rtlock_blocked(struct rtlock *t, struct task_struct *task)
 {
 	u64 deadline = ktime_get_ns() + RTLOCK_BLOCK_NS;
 
+	while (!READ_ONCE(t->reached)) {
+		if (ktime_get_ns() > deadline)
+			return false;
+		cpu_relax();
+	}
+	deadline = ktime_get_ns() + RTLOCK_BLOCK_NS;
 	while (READ_ONCE(task->__state) != TASK_RTLOCK_WAIT) {
 		if (ktime_get_ns() > deadline)
 			return false;
@@ -72,7 +82,7 @@ static bool rtlock_blocked(struct task_struct *task)
 int cmd_rtlock(struct request *req)
 {
 	struct task_struct *task;
-	bool blocked, woke;
+	bool blocked, reached, woke;
 	struct rtlock *t;
 	long left;
 	int ret;
@@ -91,7 +101,8 @@ int cmd_rtlock(struct request *req)
 
 	spin_lock(&t->lock);
 	wake_up_process(task);
-	blocked = rtlock_blocked(task);
+	blocked = rtlock_blocked(t, task);
+	reached = READ_ONCE(t->reached);
 	woke = wake_up_process(task);
 	spin_unlock(&t->lock);
 
@@ -104,8 +115,8 @@ int cmd_rtlock(struct request *req)
 	else if (left < 0)
 		ret = left;	/* -ERESTARTSYS: killed */
 	else
-		ret = scnprintf(req->reply, req->len, "0x%x %d %d\n", t->after,
-				woke, blocked);
+		ret = scnprintf(req->reply, req->len, "0x%x %d %d %d\n",
+				t->after, woke, blocked, reached);
 out_free:
 	kfree(t);
 	return ret;
