@@ -18,7 +18,8 @@
  *   sleep <state> <ms>       the caller sleeps until woken, signalled (then
  *                            -EINTR) or <ms>; reply: "wake|timeout|now
  *                            <__state once back>"
- *   race <mb|nomb> <rounds>  the lost-wakeup race on two CPUs; reply:
+ *   race <mb|nomb> <rounds>  the lost-wakeup race on two CPUs, for at most
+ *                            SCHED_STATE_MAX_BUSY_MS; reply:
  *                            "<rounds run> <wakeups lost>"
  *   rtlock                   PREEMPT_RT only: reply "<__state after taking a
  *                            contended spinlock_t> <woke> <was in RTLOCK_WAIT>
@@ -39,8 +40,8 @@
  * exist, or that wake and stop do not own, -ESRCH; a verb this kernel or
  * machine cannot do, -EOPNOTSUPP; a bench CPU that is offline (or
  * goes offline), -ENODEV; a bench of more than SCHED_STATE_BENCH_MAX_WORK
- * calls, or whose reply would pass SCHED_STATE_MAX_REPLY, -E2BIG; a race or
- * bench still running after SCHED_STATE_MAX_BUSY_MS, -ETIMEDOUT.
+ * calls, or whose reply would pass SCHED_STATE_MAX_REPLY, -E2BIG; a bench
+ * still running after SCHED_STATE_MAX_BUSY_MS, -ETIMEDOUT.
  */
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H
@@ -65,7 +66,7 @@
  * SCHED_STATE_MAX_BUSY_MS.
  */
 #define SCHED_STATE_BENCH_MAX_WORK	100000000000ULL
-/* Longest a race or bench request may run; then it fails, -ETIMEDOUT. */
+/* Longest a race or bench request may run: a race stops, a bench fails. */
 #define SCHED_STATE_MAX_BUSY_MS		30000
 /*
  * Longest reply: a bench on all CPUs takes some 40 bytes per CPU, variant

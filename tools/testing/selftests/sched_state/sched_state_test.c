@@ -1115,8 +1115,13 @@ TEST_F(hung_task, detector)
 	EXPECT_EQ(variant->reported, seen);
 }
 
-/* The lost-wakeup race between a sleeper and a waker on two CPUs. */
+/*
+ * The lost-wakeup race between a sleeper and a waker on two CPUs: the
+ * rounds asked, and the fewest that may be judged when a slow machine runs
+ * out of the module's time bound first.
+ */
 #define RACE_ROUNDS	20000U
+#define RACE_MIN_ROUNDS	2000U
 
 FIXTURE(race) {
 };
@@ -1146,8 +1151,9 @@ FIXTURE_TEARDOWN(race)
 
 /*
  * set_current_state() loses no wakeup.  __set_current_state() may lose
- * some: that is reported, not judged (tools/memory-model's SB+poonceonces
- * says "Sometimes", and how often depends on the CPU).
+ * some: that is a measurement, reported and not judged
+ * (tools/memory-model's SB+poonceonces says "Sometimes", and how often
+ * depends on the CPU).
  */
 TEST_F_TIMEOUT(race, lost_wakeups, 120)
 {
@@ -1162,19 +1168,16 @@ TEST_F_TIMEOUT(race, lost_wakeups, 120)
 		      RACE_ROUNDS);
 	if (ret == -EOPNOTSUPP)
 		SKIP(return, "needs two online CPUs");
-	if (ret == -ETIMEDOUT)
-		TH_LOG("%u rounds took longer than the module's %d ms",
-		       RACE_ROUNDS, SCHED_STATE_MAX_BUSY_MS);
 	ASSERT_EQ(0, ret);
 	ret = sscanf(reply, "%u %u", &done, &lost);
 	ASSERT_EQ(2, ret);
 	TH_LOG("%s: %u of %u wakeups lost", variant->name, lost, done);
-	if (variant->barrier) {
-		EXPECT_EQ(0U, lost);
-		EXPECT_EQ(RACE_ROUNDS, done);
-	} else {
-		EXPECT_TRUE(done == RACE_ROUNDS || lost > 0);
-	}
+	if (!variant->barrier)
+		return;
+	if (done < RACE_MIN_ROUNDS && !lost)
+		SKIP(return, "only %u rounds ran in %d ms", done,
+		     SCHED_STATE_MAX_BUSY_MS);
+	EXPECT_EQ(0U, lost);
 }
 
 /*
