@@ -29,6 +29,10 @@
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
 #   make patches the overlay as a git format-patch series in build/patches/
 #                (CHECK=1: git am, build and checkpatch each patch)
+#   make mutants the suite against the kernel: each mutants/*.patch breaks one
+#                state rule in a mainline .c file; build, boot, run the suite:
+#                each must turn checks red (MUTANTS=name1,name2: only those);
+#                build/mutants/result.json and table.md
 #   make bump-mainline  pin the newest linux-source upload in Debian's archive
 #                in scripts/mainline.pin, and say what changed
 #   make prune-cache  remove the cached kernels and trees unused for DAYS
@@ -52,6 +56,8 @@
 #   QUICK=1      bench, bench-host: a short run
 #   CHECK=1      patches: git am, build and checkpatch each patch
 #   DAYS=        prune-cache: the days unused (default 14)
+#   MUTANTS=     mutants: the names to run, comma-separated (default all);
+#                MUTANT_TIMEOUT= each one's VM timeout (s, 420)
 #   STRESS_INPUTS=, STRESS_SEED=, STRESS_TIMEOUT=  check's hostile-input
 #                run: fuzz inputs per file (10000), a seed to replay, seconds
 #   FAULTS=, DEBUG_TIMEOUT=, PORT_KILLS=  check's fault run (names of
@@ -72,8 +78,9 @@
 unexport ARCH
 MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
+comma := ,
 
-.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache clean
+.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache mutants clean
 
 help:
 	@sed -n -e 's/^# \(Targets:\|Variables .*:\)$$/\1/p' -e 's/^#   /  /p' Makefile
@@ -117,6 +124,9 @@ bump-mainline: deps
 
 prune-cache:
 	@scripts/prune-cache.sh
+
+mutants: tree
+	@scripts/mutants.sh $(subst $(comma), ,$(MUTANTS))
 
 clean:
 	rm -rf build

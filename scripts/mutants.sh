@@ -1,0 +1,303 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Prove the suite against the kernel, not against its own module: each
+# mutants/<name>.patch is a small regression in one kernel .c file.  Build
+# the mainline kernel with it, boot it with the suite, record which checks
+# went red, revert it.
+#
+#   mutants.sh [NAME...]   the named mutants (default: every mutants/*.patch)
+#
+# A mutant is caught ("red") only when its kernel boots and named checks
+# fail; a build failure, a panic, a hang, a boot failure or a VM timeout is
+# "broken", not a kill.  Each mutant prints one line, "<name> red: <checks>",
+# "<name> green" or "<name> broken: <why>"; the same goes to
+# $BUILD/mutants/result.json, and as a table to $BUILD/mutants/table.md.
+# Fails if any mutant is green or broken, or if the unmutated kernel (the
+# control run, first) does not pass the suite.
+#
+# The kernels: the mainline kernel of scripts/kernel.sh, whose cached build
+# is never written, copied once into $CACHE/mutants/<its name>/: build/, a
+# copy of its O= directory with its paths moved to src/, a hard-linked copy
+# of the pristine mainline tree.  Before a mutant patches a file, the file is
+# broken out of its hard link; patch -R reverts it, so src/ has the pristine
+# tree's content again after every mutant.  Each build is incremental (one
+# .c file recompiled, vmlinux relinked), under nice.  A mutant's kernel image
+# and its suite (the module built against its build) are staged out of the
+# tree before the revert, so that its VM run (scripts/vm.sh, which takes the
+# machine's VM lock) overlaps the next mutant's build.
+#
+# Per mutant, in $BUILD/mutants/<name>/: build.log, stage.log (scripts/build.sh),
+# run.log (vm.sh) and the VM run's files in custom/vm/ (result.json, ktap.tap,
+# dmesg.log: see README.md), verdict.json.
+. "$(dirname "$0")/lib.sh"
+
+# One compound command, parsed whole before it runs: a run takes half an
+# hour, and bash reads a script as it goes.
+{
+MUTANTS_DIR=$TOP/mutants
+OUT=$BUILD/mutants
+JOBS=${JOBS:-$(nproc)}
+# a suite run takes 1-2 minutes; a hung mutant should not cost 10
+VM_TIMEOUT=${MUTANT_TIMEOUT:-420}
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+	for p in "$MUTANTS_DIR"/*.patch; do
+		n=${p##*/}
+		names+=("${n%.patch}")
+	done
+fi
+for n in "${names[@]}"; do
+	[ -f "$MUTANTS_DIR/$n.patch" ] ||
+		die "no mutant $n; known: $(cd "$MUTANTS_DIR" && ls *.patch | sed 's/\.patch$//' | tr '\n' ' ')"
+done
+[ -d "$KSRC/tools/testing/selftests/sched_state" ] || die "KSRC=$KSRC has no sched_state: run make tree"
+
+start=$SECONDS
+pristine=$("$TOP/scripts/mainline.sh")
+kdir=$("$TOP/scripts/kernel.sh" mainline)
+base=$(. "$kdir/env" && echo "$KDIR")
+image=$(. "$kdir/env" && echo "${KIMAGE#"$KDIR"/}")
+work=$CACHE/mutants/$(basename "$kdir")
+src=$work/src
+obj=$work/build
+mkdir -p "$CACHE/mutants" "$OUT"
+exec 9>"$work.lock"
+flock -n 9 || { say "mutants: waiting for another run on $work"; flock 9; }
+
+# files PATCH: the files a patch changes, relative to the tree's top
+files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
+
+# revert PATCH: back to the pristine tree's content, or fail
+revert()
+{
+	local f
+
+	patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"$1" ||
+		die "mutant ${1##*/} did not revert in $src; remove $work to start again"
+	for f in $(files "$1"); do
+		cmp -s "$pristine/$f" "$src/$f" ||
+			die "$src/$f differs from the pristine tree after reverting ${1##*/}; remove $work"
+	done
+	rm -f "$work/applied"
+}
+
+# make_base: the copy of the mainline kernel's build, once
+make_base()
+{
+	[ -f "$work/ready" ] && return
+	say "mutants: copying the mainline kernel $base and $pristine into $work (once)"
+	rm -rf "$work"
+	mkdir -p "$work"
+	cp -al "$pristine" "$src"
+	# cp -a keeps the times: make sees every object up to date
+	cp -a "$base" "$obj"
+	# kbuild's commands name the source and build directories by absolute
+	# path: the same commands with the new paths, or every object rebuilds
+	python3 - "$obj" "$pristine" "$src" "$base" "$obj" <<-'EOF'
+	import os, sys
+	top, *pairs = sys.argv[1:]
+	pairs = [(pairs[i].encode(), pairs[i + 1].encode()) for i in (0, 2)]
+	for d, _, names in os.walk(top):
+	    for n in names:
+	        p = os.path.join(d, n)
+	        if os.path.islink(p):
+	            t = os.readlink(p).encode()
+	            for old, new in pairs:
+	                t = t.replace(old, new)
+	            os.unlink(p)
+	            os.symlink(t, p)
+	            continue
+	        data = open(p, 'rb').read()
+	        if b'\0' in data:
+	            continue
+	        new = data
+	        for o, r in pairs:
+	            new = new.replace(o, r)
+	        if new != data:
+	            st = os.stat(p)
+	            open(p, 'wb').write(new)
+	            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+	EOF
+	kmake base || die "the copy of the mainline kernel does not build; log: $OUT/base.log"
+	touch "$work/ready"
+}
+
+# kmake NAME: the incremental build, its log in $OUT/NAME.log or NAME/build.log
+kmake()
+{
+	local log=$OUT/$1/build.log
+
+	[ "$1" != base ] || log=$OUT/base.log
+	mkdir -p "$(dirname "$log")"
+	nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "$(basename "$image")" modules >"$log" 2>&1
+}
+
+# judge NAME VMRC: the verdict of NAME's run, one line on stdout, its data
+# in $OUT/NAME/verdict.json
+judge()
+{
+	python3 - "$OUT/$1" "$1" "$2" "$MUTANTS_DIR/$1.patch" <<-'EOF'
+	import json, os, sys
+	out, name, vmrc, patch = sys.argv[1:]
+	head = {}
+	for l in open(patch):
+	    if l.startswith('--- '):
+	        break
+	    k, sep, v = l.partition(': ')
+	    if sep:
+	        head[k.lower()] = v.strip()
+	v = {'mutant': name, 'breaks': head.get('breaks'), 'code': head.get('code'),
+	     'verdict': None, 'why': None, 'red': [], 'reports': 0,
+	     'result': f'{out}/custom/vm/result.json'}
+	try:
+	    v['build_seconds'] = int(open(f'{out}/build_seconds').read())
+	except (OSError, ValueError):
+	    pass
+	try:
+	    r = json.load(open(v['result']))
+	except (OSError, ValueError) as e:
+	    r = None
+	    v['verdict'], v['why'] = 'broken', f'no result.json from the VM run (rc {vmrc})'
+	if r:
+	    v['reports'] = r['counts']['reports']
+	    v['seconds'] = r['seconds']['host']
+	    panic = [k['text'] for k in r['kernel_reports'] if 'Kernel panic' in k['text']]
+	    hung = [p for p in r['problems'] if 'guest crashed or hung' in p or
+	            'QEMU exited' in p]
+	    if r['seconds']['guest_boot'] is None:
+	        v['verdict'], v['why'] = 'broken', 'the kernel did not reach /init'
+	    elif r['timed_out']:
+	        v['verdict'] = 'broken'
+	        v['why'] = next((p for p in r['problems'] if p.startswith('TIMEOUT')),
+	                        'VM timeout')
+	    elif panic:
+	        v['verdict'], v['why'] = 'broken', panic[0].strip()
+	    elif hung:
+	        v['verdict'], v['why'] = 'broken', hung[0]
+	    elif r['counts']['top'] == 0:
+	        v['verdict'], v['why'] = 'broken', 'the suite reported no result'
+	    else:
+	        red = [t['name'] for t in r['tests'] if t['depth'] >= 1 and
+	               t['result'] == 'fail' and not t['children']]
+	        v['red'] = list(dict.fromkeys(red))
+	        v['verdict'] = 'red' if red else 'green'
+	json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
+	line = f"{name} {v['verdict']}"
+	if v['verdict'] == 'red':
+	    line += ': ' + ', '.join(v['red'])
+	elif v['verdict'] == 'broken':
+	    line += ': ' + v['why']
+	print(line)
+	EOF
+}
+
+# stage NAME: after NAME's build, what its run needs outside the working
+# tree: the kernel image, and the suite installed with the module built
+# against this build (scripts/build.sh), in $OUT/NAME/custom/kselftest
+stage()
+{
+	cp "$obj/$image" "$OUT/$1/bzImage"
+	BUILD=$OUT/$1 KIMAGE=$OUT/$1/bzImage KDIR=$obj KSRC=$KSRC \
+		"$TOP/scripts/build.sh" >"$OUT/$1/stage.log" 2>&1
+}
+
+# boot NAME: the suite on NAME's staged kernel, in the background (its own
+# process group, so that an interrupted run stops it and its QEMU); vm.sh
+# waits for the machine's VM lock.  Sets vm_pid and vm_name.
+boot()
+{
+	setsid env KARCH=x86_64 "$TOP/scripts/vm.sh" --kimage "$OUT/$1/bzImage" \
+		--ksft "$OUT/$1/custom/kselftest" --out "$OUT/$1/custom/vm" \
+		--timeout "$VM_TIMEOUT" >"$OUT/$1/run.log" 2>&1 &
+	vm_pid=$! vm_name=$1
+}
+
+# landed: wait for the VM run in flight, if any, and judge it
+vm_pid= vm_name=
+landed()
+{
+	local rc=0
+
+	[ -n "$vm_pid" ] || return 0
+	wait "$vm_pid" || rc=$?
+	vm_pid=
+	if [ "$vm_name" = control ]; then
+		[ "$rc" -eq 0 ] ||
+			die "the unmutated kernel fails the suite (rc $rc): no mutant can be judged; see $OUT/control/run.log"
+		echo "control (no mutant) passed the suite in $(result_value "$OUT/control/custom/vm/result.json" seconds.host) s"
+	else
+		judge "$vm_name" "$rc"
+	fi
+}
+
+# broken NAME WHY: a mutant that never reached its VM run
+broken()
+{
+	python3 - "$OUT/$1" "$1" "$2" <<-'EOF'
+	import json, sys
+	out, name, why = sys.argv[1:]
+	json.dump({'mutant': name, 'verdict': 'broken', 'why': why, 'red': []},
+	          open(f'{out}/verdict.json', 'w'), indent=1)
+	print(f'{name} broken: {why}')
+	EOF
+}
+
+# a run that was stopped with a mutant applied left it there
+if [ -f "$work/applied" ] && [ -f "$work/ready" ]; then
+	p=$(cat "$work/applied")
+	say "mutants: reverting ${p##*/}, left applied by a stopped run"
+	revert "$p"
+fi
+make_base
+
+current=
+trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$current"' EXIT
+rm -f "$OUT"/result.json "$OUT"/table.md
+# The control: the unmutated copy must build and pass, or no red means a
+# thing.  Each VM run then overlaps the next mutant's build.
+say "mutants: the control run, no mutant, then ${#names[@]} mutants (logs: $OUT/<name>/)"
+rm -rf "$OUT/control"
+mkdir -p "$OUT/control"
+kmake control || die "the unmutated kernel does not build; log: $OUT/control/build.log"
+stage control || die "the suite does not build for the unmutated kernel; log: $OUT/control/stage.log"
+boot control
+
+for n in "${names[@]}"; do
+	p=$MUTANTS_DIR/$n.patch
+	t0=$SECONDS
+	rm -rf "${OUT:?}/$n"
+	mkdir -p "$OUT/$n"
+	for f in $(files "$p"); do
+		# break the file out of its hard link to the pristine tree
+		cp -p --remove-destination "$pristine/$f" "$src/$f"
+		[ "$(stat -c %i "$src/$f")" != "$(stat -c %i "$pristine/$f")" ] ||
+			die "$src/$f is still the pristine tree's file"
+	done
+	echo "$p" >"$work/applied"
+	current=$p
+	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
+		die "mutant $n does not apply to $pristine"
+	ok=
+	if ! kmake "$n"; then
+		why="the kernel does not build: $OUT/$n/build.log"
+	elif ! stage "$n"; then
+		why="the suite does not build for it: $OUT/$n/stage.log"
+	else
+		ok=1
+	fi
+	echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
+	revert "$p"
+	current=
+	landed
+	if [ -n "$ok" ]; then
+		boot "$n"
+	else
+		broken "$n" "$why"
+	fi
+done
+landed
+
+python3 "$TOP/scripts/mutants.py" "$OUT" "$((SECONDS - start))" "${names[@]}"
+exit
+}
