@@ -25,9 +25,12 @@ def table(result):
     c = result['counts']
     m, s = divmod(result['seconds'], 60)
     rows.append('')
+    t = result['times']
     rows.append(f"{c['red']} red, {c['green']} green, {c['broken']} broken "
                 f"of {len(result['mutants'])} mutants; {m} min {s} s in all, "
-                'the control run included.')
+                f"the control run included: {t['build']} s building and "
+                f"staging, {t['vm']} s in the VMs, the rest waiting for the "
+                "machine's VM lock (other guests).")
     return '\n'.join(rows) + '\n'
 
 
@@ -39,8 +42,20 @@ def main():
     mutants = [json.load(open(f'{out}/{n}/verdict.json')) for n in names]
     counts = {k: sum(v['verdict'] == k for v in mutants)
               for k in ('red', 'green', 'broken')}
+    try:
+        control = json.load(open(f'{out}/control/custom/vm/result.json'))
+        control_vm = control['seconds']['host']
+    except (OSError, ValueError, KeyError):
+        control_vm = 0
+    try:
+        control_build = int(open(f'{out}/control/build_seconds').read())
+    except (OSError, ValueError):
+        control_build = 0
+    times = {'build': control_build +
+             sum(v.get('build_seconds', 0) for v in mutants),
+             'vm': control_vm + sum(v.get('seconds', 0) for v in mutants)}
     result = {'ok': counts['red'] == len(mutants), 'counts': counts,
-              'seconds': seconds, 'mutants': mutants}
+              'seconds': seconds, 'times': times, 'mutants': mutants}
     with open(f'{out}/result.json', 'w') as f:
         json.dump(result, f, indent=1)
         f.write('\n')

@@ -8,8 +8,8 @@
 #   mutants.sh [NAME...]   the named mutants (default: every mutants/*.patch)
 #
 # A mutant is caught ("red") only when its kernel boots and named checks
-# fail; a build failure, a panic, a hang, a boot failure or a VM timeout is
-# "broken", not a kill.  Each mutant prints one line, "<name> red: <checks>",
+# fail; a build failure, a panic or an oops, a hang, a boot failure or a VM
+# timeout is "broken", not a kill.  Each mutant prints one line, "<name> red: <checks>",
 # "<name> green" or "<name> broken: <why>"; the same goes to
 # $BUILD/mutants/result.json, and as a table to $BUILD/mutants/table.md.
 # Fails if any mutant is green or broken, or if the unmutated kernel (the
@@ -40,12 +40,17 @@ JOBS=${JOBS:-$(nproc)}
 # a suite run takes 1-2 minutes; a hung mutant should not cost 10
 VM_TIMEOUT=${MUTANT_TIMEOUT:-420}
 
+# files PATCH: the files a patch changes, relative to the tree's top
+files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
+
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
-	for p in "$MUTANTS_DIR"/*.patch; do
+	# grouped by the file they patch: a reverted file is recompiled once
+	# more with the next mutant's build, and then only once per file
+	mapfile -t names < <(for p in "$MUTANTS_DIR"/*.patch; do
 		n=${p##*/}
-		names+=("${n%.patch}")
-	done
+		echo "$(files "$p" | head -n 1) ${n%.patch}"
+	done | sort | cut -d ' ' -f 2)
 fi
 for n in "${names[@]}"; do
 	[ -f "$MUTANTS_DIR/$n.patch" ] ||
@@ -64,9 +69,6 @@ obj=$work/build
 mkdir -p "$CACHE/mutants" "$OUT"
 exec 9>"$work.lock"
 flock -n 9 || { say "mutants: waiting for another run on $work"; flock 9; }
-
-# files PATCH: the files a patch changes, relative to the tree's top
-files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
 
 # revert PATCH: back to the pristine tree's content, or fail
 revert()
@@ -162,7 +164,12 @@ judge()
 	if r:
 	    v['reports'] = r['counts']['reports']
 	    v['seconds'] = r['seconds']['host']
-	    panic = [k['text'] for k in r['kernel_reports'] if 'Kernel panic' in k['text']]
+	    # the kernel crashed, if only in part: what the suite saw then
+	    # is the crash's doing, not the mutant's own
+	    crash = ('Kernel panic', 'Oops', 'kernel BUG at',
+	             'general protection fault', 'Unable to handle kernel')
+	    panic = [k['text'] for k in r['kernel_reports']
+	             if any(c in k['text'] for c in crash)]
 	    hung = [p for p in r['problems'] if 'guest crashed or hung' in p or
 	            'QEMU exited' in p]
 	    if r['seconds']['guest_boot'] is None:
@@ -259,8 +266,10 @@ rm -f "$OUT"/result.json "$OUT"/table.md
 say "mutants: the control run, no mutant, then ${#names[@]} mutants (logs: $OUT/<name>/)"
 rm -rf "$OUT/control"
 mkdir -p "$OUT/control"
+t0=$SECONDS
 kmake control || die "the unmutated kernel does not build; log: $OUT/control/build.log"
 stage control || die "the suite does not build for the unmutated kernel; log: $OUT/control/stage.log"
+echo "$((SECONDS - t0))" >"$OUT/control/build_seconds"
 boot control
 
 for n in "${names[@]}"; do
