@@ -16,27 +16,28 @@ set +e
 # The captured TAP must satisfy two real consumers, as it is and flat
 # (scripts/flat-tap.py: every nested result a top-level line, which both
 # judge); and a failure planted in a nested result must fail both.
+prove_tap() { prove --exec cat "$1"; }
+kunit_tap() { python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$1"; }
+TAP_CONSUMERS=(prove_tap kunit_tap)
+
 consumers()
 {
-	local vm=$BUILD/$1/vm f
+	local vm=$BUILD/$1/vm f c
 
 	[ -s "$vm/ktap.tap" ] || { echo "no TAP at $vm/ktap.tap"; return 1; }
 	python3 "$TOP/scripts/flat-tap.py" "$vm/result.json" >"$vm/flat.tap" &&
 	python3 "$TOP/scripts/flat-tap.py" --plant-failure "$vm/result.json" >"$vm/planted.tap" ||
 		return 1
 	for f in ktap flat; do
-		prove --exec cat "$vm/$f.tap" &&
-		python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vm/$f.tap" || return 1
+		for c in "${TAP_CONSUMERS[@]}"; do
+			$c "$vm/$f.tap" || return 1
+		done
 	done
-	if prove --exec cat "$vm/planted.tap" >/dev/null 2>&1; then
-		echo "prove passed $vm/planted.tap, which has a failure"
-		return 1
-	fi
-	if python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$vm/planted.tap" >/dev/null 2>&1; then
-		echo "kunit.py parse passed $vm/planted.tap, which has a failure"
-		return 1
-	fi
-	echo "a failure planted in a nested result: prove and kunit.py parse fail"
+	for c in "${TAP_CONSUMERS[@]}"; do
+		! $c "$vm/planted.tap" >/dev/null 2>&1 ||
+			{ echo "$c passed $vm/planted.tap, which has a failure"; return 1; }
+	done
+	echo "a failure planted in a nested result: both consumers fail"
 }
 
 # A farm's run: run_kselftest.sh as is, no SCHED_STATE_HUNG_TASK.  The three
