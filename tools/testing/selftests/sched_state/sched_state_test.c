@@ -786,13 +786,21 @@ FIXTURE_SETUP(load)
 		SKIP(return, "%s", why);
 }
 
-FIXTURE_TEARDOWN(load)
+/* Stop the sleepers load started, and forget them. */
+static void load_stop(pid_t *pids)
 {
 	int i;
 
-	for (i = 0; i < LOAD_THREADS; i++)
-		if (self->pids[i] > 0)
-			kthread_stop(self->pids[i]);
+	for (i = 0; i < LOAD_THREADS; i++) {
+		if (pids[i] > 0)
+			kthread_stop(pids[i]);
+		pids[i] = 0;
+	}
+}
+
+FIXTURE_TEARDOWN(load)
+{
+	load_stop(self->pids);
 }
 
 /*
@@ -967,16 +975,10 @@ static bool loadavg_in_range(struct __test_metadata *_metadata, pid_t *pids,
  */
 TEST_F_TIMEOUT(load, loadavg, 60)
 {
-	int i;
-
 	if (loadavg_in_range(_metadata, self->pids, variant->name,
 			     variant->counts))
 		return;
-	for (i = 0; i < LOAD_THREADS; i++) {
-		if (self->pids[i] > 0)
-			kthread_stop(self->pids[i]);
-		self->pids[i] = 0;
-	}
+	load_stop(self->pids);
 	TH_LOG("out of range: once more");
 	EXPECT_TRUE(loadavg_in_range(_metadata, self->pids, variant->name,
 				     variant->counts));
