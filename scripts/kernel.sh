@@ -83,7 +83,9 @@ build_kernel()
 		frags+=("$TOP/scripts/kconfig/$f.config")
 	done
 	frags+=("$TOP/tools/testing/selftests/sched_state/config")
-	key=$({ echo "$RECIPE $arch"; cat "$(dirname "$src")/done" "${frags[@]}"; } |
+	# the options alone: a comment in a fragment rebuilds nothing
+	key=$({ echo "$RECIPE $arch"; cat "$(dirname "$src")/done"
+		grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set' "${frags[@]}"; } |
 		sha256sum | cut -c1-12)
 	dir=$CACHE/kernels/$name-$key
 	out=$dir/build
