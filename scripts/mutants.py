@@ -1,13 +1,44 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Gather scripts/mutants.sh's verdicts into OUT/result.json and a markdown
-table, OUT/table.md; exit 1 if any mutant is green or broken.
+"""Gather scripts/mutants.sh's verdicts into OUT/result.json and two
+markdown tables, OUT/table.md (a row per mutant) and OUT/map.md (a row per
+check of the control run: the kernel code the mutants that turn it red
+break); exit 1 if any mutant is green or broken.
 
 usage: mutants.py OUT SECONDS NAME...   (each NAME's OUT/NAME/verdict.json)
-       mutants.py --table RESULT_JSON   (print the table of a result.json)
+       mutants.py --table RESULT_JSON   (print the mutants' table)
+       mutants.py --map RESULT_JSON     (print the checks' map)
+       mutants.py --readme RESULT_JSON  (a run of every mutant: keep its data
+                                         in mutants/result.json, and both
+                                         tables in README.md)
+       mutants.py --check               (README.md's tables are those of
+                                         mutants/result.json, which has every
+                                         mutants/*.patch)
 """
+import glob
+import os
 import json
 import sys
+
+
+def checks_map(result):
+    """Every check the control run reported, and the mutants that turn it
+    red, with the code each breaks (the `Code:` of its patch, up to ':')."""
+    rows = ['| check | the kernel code it guards | mutants that turn it red |',
+            '| --- | --- | --- |']
+    reached = 0
+    for check in result['checks']:
+        red = [v for v in result['mutants']
+               if v['verdict'] == 'red' and check in v['red']]
+        code = sorted({(v.get('code') or '').split(':')[0] for v in red})
+        reached += bool(red)
+        rows.append('| `{}` | {} | {} |'.format(
+            check, '; '.join(code).replace('|', '\\|') or '(none yet)',
+            ', '.join(f"`{v['mutant']}`" for v in red) or '(none yet)'))
+    rows.append('')
+    rows.append(f"{reached} of {len(result['checks'])} checks turn red "
+                "under some mutant.")
+    return '\n'.join(rows) + '\n'
 
 
 def table(result):
@@ -34,19 +65,72 @@ def table(result):
     return '\n'.join(rows) + '\n'
 
 
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KEPT = f'{TOP}/mutants/result.json'
+README = f'{TOP}/README.md'
+MARKS = {'table': table, 'map': checks_map}
+
+
+def readme(result):
+    """README.md with each block between <!-- mutants:NAME --> and
+    <!-- mutants:end --> made anew from @result."""
+    text = open(README).read()
+    for name, how in MARKS.items():
+        begin = f'<!-- mutants:{name} -->\n'
+        head, sep, rest = text.partition(begin)
+        _, sep2, tail = rest.partition('<!-- mutants:end -->')
+        if not sep or not sep2:
+            sys.exit(f'README.md has no {begin.strip()} ... <!-- mutants:end -->')
+        text = head + begin + how(result) + sep2 + tail
+    return text
+
+
+def check():
+    result = json.load(open(KEPT))
+    ran = {v['mutant'] for v in result['mutants']}
+    have = {os.path.basename(p)[:-len('.patch')]
+            for p in glob.glob(f'{TOP}/mutants/*.patch')}
+    bad = 0
+    for n in sorted(have - ran):
+        print(f'mutants/{n}.patch: not in mutants/result.json (run make mutants)')
+        bad = 1
+    for n in sorted(ran - have):
+        print(f'mutants/result.json: {n} has no mutants/{n}.patch')
+        bad = 1
+    if readme(result) != open(README).read():
+        print('README.md: the mutants tables are not those of '
+              'mutants/result.json (scripts/mutants.py --readme)')
+        bad = 1
+    return bad
+
+
 def main():
-    if sys.argv[1] == '--table':
-        sys.stdout.write(table(json.load(open(sys.argv[2]))))
+    if sys.argv[1] == '--check':
+        return check()
+    if sys.argv[1] == '--readme':
+        result = json.load(open(sys.argv[2]))
+        for v in result['mutants']:
+            v.pop('result', None)	# this machine's path
+        with open(KEPT, 'w') as f:
+            json.dump(result, f, indent=1)
+            f.write('\n')
+        text = readme(result)
+        with open(README, 'w') as f:
+            f.write(text)
+        return 0
+    if sys.argv[1] in ('--table', '--map'):
+        how = table if sys.argv[1] == '--table' else checks_map
+        sys.stdout.write(how(json.load(open(sys.argv[2]))))
         return 0
     out, seconds, names = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     mutants = [json.load(open(f'{out}/{n}/verdict.json')) for n in names]
     counts = {k: sum(v['verdict'] == k for v in mutants)
               for k in ('red', 'green', 'broken')}
-    try:
-        control = json.load(open(f'{out}/control/custom/vm/result.json'))
-        control_vm = control['seconds']['host']
-    except (OSError, ValueError, KeyError):
-        control_vm = 0
+    # mutants.sh stops before this when the control run fails
+    control = json.load(open(f'{out}/control/custom/vm/result.json'))
+    control_vm = control['seconds']['host']
+    checks = [t['name'] for t in control['tests']
+              if t['depth'] >= 1 and not t['children']]
     try:
         control_build = int(open(f'{out}/control/build_seconds').read())
     except (OSError, ValueError):
@@ -55,16 +139,19 @@ def main():
              sum(v.get('build_seconds', 0) for v in mutants),
              'vm': control_vm + sum(v.get('seconds', 0) for v in mutants)}
     result = {'ok': counts['red'] == len(mutants), 'counts': counts,
-              'seconds': seconds, 'times': times, 'mutants': mutants}
+              'seconds': seconds, 'times': times, 'mutants': mutants,
+              'checks': list(dict.fromkeys(checks))}
     with open(f'{out}/result.json', 'w') as f:
         json.dump(result, f, indent=1)
         f.write('\n')
     with open(f'{out}/table.md', 'w') as f:
         f.write(table(result))
+    with open(f'{out}/map.md', 'w') as f:
+        f.write(checks_map(result))
     m, s = divmod(seconds, 60)
     print(f"mutants: {counts['red']} red, {counts['green']} green, "
           f"{counts['broken']} broken of {len(mutants)} in {m} min {s} s; "
-          f"{out}/result.json, {out}/table.md")
+          f"{out}/result.json, {out}/table.md, {out}/map.md")
     return 0 if result['ok'] else 1
 
 

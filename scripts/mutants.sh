@@ -11,7 +11,9 @@
 # fail; a build failure, a panic or an oops, a hang, a boot failure or a VM
 # timeout is "broken", not a kill.  Each mutant prints one line, "<name> red: <checks>",
 # "<name> green" or "<name> broken: <why>"; the same goes to
-# $BUILD/mutants/result.json, and as a table to $BUILD/mutants/table.md.
+# $BUILD/mutants/result.json, and as tables to $BUILD/mutants/table.md (a row
+# per mutant) and map.md (a row per check).  A run of every mutant keeps its
+# data in mutants/result.json and both tables in README.md.
 # Fails if any mutant is green or broken, or if the unmutated kernel (the
 # control run, first) does not pass the suite.
 #
@@ -307,6 +309,12 @@ for n in "${names[@]}"; do
 done
 landed
 
-python3 "$TOP/scripts/mutants.py" "$OUT" "$((SECONDS - start))" "${names[@]}"
-exit
+rc=0
+python3 "$TOP/scripts/mutants.py" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
+# a run of every mutant is the one README.md shows
+if [ $# -eq 0 ]; then
+	python3 "$TOP/scripts/mutants.py" --readme "$OUT/result.json"
+	say "mutants: README.md's tables and mutants/result.json made anew from this run"
+fi
+exit $rc
 }
