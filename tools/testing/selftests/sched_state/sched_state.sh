@@ -3,13 +3,11 @@
 #
 # Load test_sched_state, run the harness against it, and always unload it.
 #
-#   sched_state.sh [PARAM=VALUE...] [-- HARNESS_OPTION...]
+#   sched_state.sh [--] [HARNESS_OPTION...]
 #
-# Arguments up to "--" are module parameters, e.g. fault=drop_noload to check
-# that the tests guarding a semantic fail when the module breaks it (see
-# faults.txt); those after it go to sched_state_test, e.g. -r NAME to run
-# only the test fixture.variant.test.  Through run_kselftest.sh:
-#   KSELFTEST_SCHED_STATE_SH_ARGS="fault=drop_noload -- -r load.idle.loadavg"
+# The arguments, after an optional "--", go to sched_state_test, e.g. -r NAME
+# to run only the test fixture.variant.test.  Through run_kselftest.sh:
+#   KSELFTEST_SCHED_STATE_SH_ARGS="-r load.idle.loadavg"
 #
 # The harness runs whenever we are root: if the module cannot be used, the
 # module-free tests still run, and each module-backed one skips with the
@@ -46,14 +44,11 @@ cleanup()
 	fi
 }
 
-while [ $# -gt 0 ] && [ "$1" != -- ]; do
-	case $1 in
-	-*) die "$1: harness options go after --" ;;
-	esac
-	MOD_PARAMS="$MOD_PARAMS $1"
-	shift
-done
 [ "$1" = -- ] && shift
+case $1 in
+-* | '') ;;
+*) die "$1: not a harness option" ;;
+esac
 
 [ "$(id -u)" -eq 0 ] || skip "must be run as root"
 hung_task_save
@@ -64,7 +59,7 @@ if module_usable; then
 	if ! load; then
 		how=modprobe
 		[ -n "$KO" ] && how=insmod
-		echo "# $how ${KO:-$MOD}$MOD_PARAMS failed"
+		echo "# $how ${KO:-$MOD} failed"
 		why="$how failed"
 		load_failed=1
 	fi

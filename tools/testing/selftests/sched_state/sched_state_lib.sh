@@ -6,8 +6,6 @@
 # directory of the scripts first.  Sets $why, $reply for its callers.
 
 MOD=test_sched_state
-# module parameters for load, "PARAM=VALUE ..."
-MOD_PARAMS=
 CTL=/sys/kernel/debug/sched_state/control
 KO=
 
@@ -103,14 +101,13 @@ hung_task_restore()
 	done
 }
 
-# load: the module find_module found, with $MOD_PARAMS
+# load: the module find_module found
 load()
 {
-	# shellcheck disable=SC2086
 	if [ -n "$KO" ]; then
-		insmod "$KO" $MOD_PARAMS
+		insmod "$KO"
 	else
-		modprobe -q "$MOD" $MOD_PARAMS
+		modprobe -q "$MOD"
 	fi
 }
 

@@ -21,7 +21,6 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "faults.h"
 #include "test_sched_state.h"
 
 /* The verbs of ../sched_state.h, in the order of enum verb. */
@@ -121,7 +120,7 @@ static int split_request(char *buf, size_t len, char **argv)
 			if (!isascii(*c) || !isgraph(*c))
 				return -EINVAL;
 		if (argc == SCHED_STATE_MAX_ARGS)
-			return fault_lax_parsing() ? argc : -EINVAL;
+			return -EINVAL;
 		argv[argc++] = word;
 	}
 	return argc;
@@ -153,8 +152,7 @@ static ssize_t control_write(struct file *file, const char __user *ubuf,
 			break;
 	if (v == ARRAY_SIZE(verbs))
 		return -EINVAL;
-	if (argc != verbs[v].argc &&
-	    !(fault_lax_parsing() && argc > verbs[v].argc))
+	if (argc != verbs[v].argc)
 		return -EINVAL;
 	req.verb = v;
 	ret = request_reply_len(&req, REPLY_LEN);
@@ -207,10 +205,6 @@ static const struct file_operations control_fops = {
 
 static int __init sched_state_init(void)
 {
-	int ret = fault_init();
-
-	if (ret)
-		return ret;
 	sched_state_dir = debugfs_create_dir("sched_state", NULL);
 	debugfs_create_file("control", 0600, sched_state_dir, NULL,
 			    &control_fops);

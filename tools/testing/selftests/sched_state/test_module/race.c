@@ -11,7 +11,6 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
-#include "faults.h"
 #include "test_sched_state.h"
 
 /*
@@ -48,20 +47,12 @@ static bool race_wait_round(struct race *r, int round)
 	long left;
 
 	for (;;) {
-		if (r->barrier && fault_check_before_set()) {
-			if (READ_ONCE(r->cond) >= round)
-				return true;
-			/* stands for the code real callers have in between */
-			ndelay(get_random_u32_below(20000));
+		if (r->barrier)
 			set_current_state(TASK_UNINTERRUPTIBLE);
-		} else {
-			if (r->barrier)
-				set_current_state(TASK_UNINTERRUPTIBLE);
-			else
-				__set_current_state(TASK_UNINTERRUPTIBLE);
-			if (READ_ONCE(r->cond) >= round)
-				return true;
-		}
+		else
+			__set_current_state(TASK_UNINTERRUPTIBLE);
+		if (READ_ONCE(r->cond) >= round)
+			return true;
 		left = schedule_timeout(RACE_BOUND);
 		if (kthread_should_stop())
 			return false;

@@ -9,7 +9,6 @@
 #include <linux/spinlock.h>
 #include <linux/timekeeping.h>
 
-#include "faults.h"
 #include "test_sched_state.h"
 
 /*
@@ -50,8 +49,6 @@ static int rtlock_fn(void *data)
 	set_current_state(TASK_INTERRUPTIBLE);
 	WRITE_ONCE(t->reached, true);
 	spin_lock(&t->lock);
-	if (fault_rtlock_reset())
-		set_current_state(TASK_INTERRUPTIBLE);
 	t->after = READ_ONCE(current->__state);
 	spin_unlock(&t->lock);
 	__set_current_state(TASK_RUNNING);

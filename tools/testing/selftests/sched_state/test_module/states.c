@@ -15,7 +15,6 @@
 #include <linux/string.h>
 #include <linux/wait.h>
 
-#include "faults.h"
 #include "test_sched_state.h"
 
 static const struct {
@@ -112,22 +111,6 @@ void sleepers_stop(void)
 	}
 }
 
-/* The state to sleep in for states[i], as the fault layer may bend it. */
-static unsigned int sleep_state(unsigned int i)
-{
-	unsigned int state = states[i].state;
-	bool plain_d = (state & TASK_NORMAL) == TASK_UNINTERRUPTIBLE &&
-		       !(state & (TASK_WAKEKILL | TASK_NOLOAD));
-
-	if ((state & TASK_IDLE) == TASK_IDLE && fault_drop_noload())
-		return state & ~TASK_NOLOAD;
-	if (plain_d && fault_add_noload())
-		return state | TASK_NOLOAD;
-	if ((state & TASK_KILLABLE) == TASK_KILLABLE && fault_drop_wakekill())
-		return state & ~TASK_WAKEKILL;
-	return state;
-}
-
 static int parse_state(const char *arg, unsigned int *i)
 {
 	for (*i = 0; *i < ARRAY_SIZE(states); (*i)++)
@@ -183,7 +166,7 @@ int cmd_kthread(struct request *req)
 		ret = PTR_ERR(task);
 		goto out_free;
 	}
-	sleeper_init(s, get_task_struct(task), sleep_state(i));
+	sleeper_init(s, get_task_struct(task), states[i].state);
 	s->kthread = true;
 	wake_up_process(task);
 	if (states[i].parked)
@@ -223,8 +206,6 @@ int cmd_state(struct request *req)
 	state = READ_ONCE(task->__state);
 	exit_state = READ_ONCE(task->exit_state);
 	put_task_struct(task);
-	if (fault_report_wrong_state())
-		state ^= TASK_INTERRUPTIBLE;
 
 	return scnprintf(req->reply, req->len, "0x%x 0x%x\n", state,
 			 exit_state);
@@ -246,12 +227,8 @@ static int sleeper_wake_up(pid_t nr, bool mask)
 	if (s) {
 		s->wake_ret = 0;
 		WRITE_ONCE(s->woken, true);
-		if (mask && !fault_wake_any())
+		if (mask)
 			wake_up_interruptible(&s->wq);
-		else if (mask)
-			wake_up(&s->wq);
-		else if (fault_wake_no_mask())
-			__wake_up(&s->wq, 0, 1, NULL);
 		else
 			s->wake_ret = wake_up_process(s->task);
 		ret = s->wake_ret;
@@ -333,8 +310,7 @@ int cmd_sleep(struct request *req)
 		ret = parse_int(req->argv[2], 0, SCHED_STATE_MAX_SLEEP_MS, &ms);
 	if (ret)
 		return ret;
-	state = fault_interruptible_sleep() ? TASK_INTERRUPTIBLE :
-					      sleep_state(i);
+	state = states[i].state;
 	sleeper_init(&s, current, state);
 	ret = sleeper_add(&s);
 	if (ret)
@@ -352,8 +328,7 @@ int cmd_sleep(struct request *req)
 			how = "wake";
 			break;
 		}
-		if (signal_pending_state(state, current) &&
-		    !fault_ignore_signals()) {
+		if (signal_pending_state(state, current)) {
 			how = NULL;
 			break;
 		}
@@ -363,11 +338,8 @@ int cmd_sleep(struct request *req)
 		}
 		timeout = schedule_timeout(timeout);
 	}
-	if (!fault_no_running())
-		__set_current_state(TASK_RUNNING);
-	state = READ_ONCE(current->__state);
-	/* the fault shows in the reply; never return to user space asleep */
 	__set_current_state(TASK_RUNNING);
+	state = READ_ONCE(current->__state);
 
 	remove_wait_queue(&s.wq, &s.wait);
 	sleeper_del(&s);
