@@ -60,8 +60,8 @@
 #                MUTANT_TIMEOUT= each one's VM timeout (s, 420)
 #   STRESS_INPUTS=, STRESS_SEED=, STRESS_TIMEOUT=  check's hostile-input
 #                run: fuzz inputs per file (10000), a seed to replay, seconds
-#   FAULTS=, DEBUG_TIMEOUT=, PORT_KILLS=  check's fault run (names of
-#                faults.txt), debug kernel boot (s, 1800), lifecycle kills (24)
+#   DEBUG_TIMEOUT=, PORT_KILLS=  check's debug kernel boot (s, 1800) and
+#                lifecycle kills (24)
 #   VM_LOCK=     the lock one guest at a time holds (none: no lock)
 #   PATCHES_SIGNOFF="Name <email>", PATCHES_BASE=  patches: the author, and
 #                the pristine tree (default scripts/mainline.sh's)

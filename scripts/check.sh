@@ -5,7 +5,7 @@
 #
 #   check.sh          what CI runs: on each kernel of scripts/kernels.tsv what
 #                     its "check" column says (the mainline kernels in full:
-#                     suite, fault injection, hostile input and lifecycle;
+#                     suite, hostile input and lifecycle;
 #                     the suite on the x86 LTS kernels and 6.12-arm64), the
 #                     debug kernel, and the static and build gates
 #   check.sh --full   the same with the "full" column: every kernel of every
@@ -93,17 +93,6 @@ maintainers()
 	done
 }
 
-# The README lists every fault of faults.txt.
-readme_faults()
-{
-	local f missing=0
-
-	for f in $(awk '!/^#/ && NF { print $1 }' "$TOP/tools/testing/selftests/sched_state/faults.txt"); do
-		grep -q "^| \`$f\` |" "$TOP/README.md" || { echo "README.md lacks fault $f"; missing=1; }
-	done
-	return $missing
-}
-
 # make help names every .PHONY target and every variable the scripts read
 # (less those check.sh and the scripts hand each other).
 help_lists_all()
@@ -148,7 +137,7 @@ kdir()
 	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null; echo "$KDIR")
 }
 
-# the suite on kernel $1, and, in full, the proofs that its checks can fail
+# the suite on kernel $1, and, in full, hostile input and lifecycle
 kernel_gates()
 {
 	local k=$1 all=$2
@@ -156,8 +145,6 @@ kernel_gates()
 	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/run.sh"
 	gate "TAP consumers on the $k run (prove, kunit.py parse; flat; a planted failure)" consumers "$k"
 	[ "$all" = 1 ] || return 0
-	gate "fault injection on the $k kernel (every guarding check fails)" \
-		env KERNEL="$k" "$TOP/scripts/faults.sh"
 	gate "hostile input and lifecycle on the $k kernel" \
 		env KERNEL="$k" "$TOP/scripts/stress.sh"
 }
@@ -167,7 +154,6 @@ gate "deps and tree" bash -c '"$0"/deps.sh check && "$0"/prepare-tree.sh' "$TOP/
 gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $full = 1 ] && echo ', make run')" \
 	"$TOP/scripts/clean-debian.sh" $([ $full = 1 ] && echo --run)
 gate "checkpatch --strict" "$TOP/scripts/checkpatch.sh"
-gate "README lists every fault" readme_faults
 gate "compare.py statistics self-test" python3 "$TOP/scripts/compare.py" --self-test
 gate "make help names every target and variable" help_lists_all
 gate "docs build adds no warning" "$TOP/scripts/docs.sh"

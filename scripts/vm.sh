@@ -23,13 +23,10 @@
 #                    there to the command's end)
 #   files, bad_files what hand_back sent: name, path and bytes of each; the
 #                    names of those cut short or changed on the way
-#   kimage, arch, accel, guest_rc, timed_out, expect_failures, logs
+#   kimage, arch, accel, guest_rc, timed_out, logs
 #
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
-#              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--expect-failures]
-#              [--arch ARCH]
-# --expect-failures: "not ok" lines do not fail the run (the caller judges
-# them, as for fault injection); everything else still does.
+#              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--arch ARCH]
 # --arch: the kernel's line of scripts/arches.tsv (default $KARCH, which
 # lib.sh's pick_kernel exports, else x86_64): the QEMU binary, machine, CPU,
 # console and how the kernel log and the TAP leave the guest (serial ports
@@ -69,13 +66,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='./run_kselftest.sh -c sched_state'
 ARCH_NAME=${KARCH:-x86_64}
-EXTRA=() EXPECT_FAILURES=
+EXTRA=()
 while (($#)); do
-	if [[ $1 == --expect-failures ]]; then
-		EXPECT_FAILURES=1
-		shift
-		continue
-	fi
 	(($# >= 2)) || die "$1 needs a value"
 	case $1 in
 	--kimage) KIMAGE=$2 ;;
@@ -495,10 +487,10 @@ done <"$OUT/reports"
 # result.json, and the TAP's own problems: see write_result
 write_result() {
 	python3 - "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
-		"${timedout:+1}" "$EXPECT_FAILURES" <<-'PYEOF'
+		"${timedout:+1}" <<-'PYEOF'
 	import json, os, re, sys
 
-	out, kimage, arch, accel, seconds, limit, timedout, expect = sys.argv[1:]
+	out, kimage, arch, accel, seconds, limit, timedout = sys.argv[1:]
 	problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
 	tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
 	console = open(f'{out}/console.txt', errors='replace').read()
@@ -588,10 +580,9 @@ write_result() {
 	if sum(plans) != len(top):
 	    problem(f'ktap.tap plans {sum(plans)} tests but has {len(top)} '
 	            'top-level results')
-	if not expect:
-	    for t in tests:
-	        if t['result'] == 'fail':
-	            problem('test failed: ' + ' / '.join(t['path']))
+	for t in tests:
+	    if t['result'] == 'fail':
+	        problem('test failed: ' + ' / '.join(t['path']))
 
 	def uptime(what):
 	    m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
@@ -606,7 +597,7 @@ write_result() {
 	r = {
 	    'kimage': kimage, 'arch': arch, 'accel': accel,
 	    'guest_rc': int(rc[1]) if rc else None,
-	    'timed_out': bool(timedout), 'expect_failures': bool(expect),
+	    'timed_out': bool(timedout),
 	    'ok': not problems,
 	    'problems': problems,
 	    'counts': {'top': len(top), 'planned': sum(plans),
