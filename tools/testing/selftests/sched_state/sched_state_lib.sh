@@ -1,12 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC2034
 #
-# Shell verbs shared by sched_state.sh, sched_state_lifecycle.sh and the
-# lifecycle's background clients.  Sourced, never run: set DIR to the
-# directory of the scripts first.  Sets $why, $reply for its callers.
+# Shell verbs of sched_state.sh.  Sourced, never run: set DIR to the
+# directory of the scripts first.  Sets $why for its callers.
 
 MOD=test_sched_state
-CTL=/sys/kernel/debug/sched_state/control
 KO=
 
 if [ -r "$DIR/../kselftest/ktap_helpers.sh" ]; then
@@ -23,13 +21,6 @@ skip()
 	ktap_print_header
 	ktap_skip_all "$*"
 	exit "$KSFT_SKIP"
-}
-
-# msleep MS: wait MS milliseconds.  A fraction of a second works with
-# coreutils' sleep and busybox's alike; usleep is busybox's only.
-msleep()
-{
-	sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"
 }
 
 loaded()
@@ -109,19 +100,4 @@ load()
 	else
 		modprobe -q "$MOD"
 	fi
-}
-
-# req REQUEST: one control-file transaction on its own descriptor, the
-# reply in $reply
-req()
-{
-	reply=
-	exec 3<>"$CTL" || return 1
-	if ! printf '%s\n' "$1" >&3 2>/dev/null; then
-		exec 3>&-
-		return 1
-	fi
-	read -r reply <&3
-	exec 3>&-
-	return 0
 }
