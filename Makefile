@@ -20,7 +20,8 @@
 #   make deps    install what make check needs (run, tree: what they need)
 #   make tree    the mainline tree with the overlay, in KSRC
 #   make build   the programs and the module for KERNEL, installed as a
-#                CI farm ships them, in build/<kernel>/kselftest
+#                CI farm ships them, in build/<kernel>/kselftest (and the
+#                tooling's own programs beside, in sched_state-tooling/)
 #   make checkpatch  checkpatch.pl --strict on every overlay file
 #   make bench   the commit's two benchmarks in QEMU, in the commit's
 #                layout: mainline vs mainline-rt (QUICK=1: one kernel);

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 
 out=$BUILD/bench-host
-src=$TOP/tools/testing/selftests/sched_state/unlink_bench.c
+src=$TOP/scripts/bench/unlink_bench.c
 # what the source's "../kselftest.h" becomes with -I$SELFTESTS/sched_state
 inc=$SELFTESTS/sched_state/../kselftest.h
 [ -f "$inc" ] || die "no $inc: run 'make tree'"

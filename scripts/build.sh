@@ -9,7 +9,9 @@
 # For an arch that scripts/arches.tsv cross-compiles, both go through kbuild
 # and the selftests Makefile with its ARCH and CROSS_COMPILE: the programs
 # static, in a make O= directory of its own that first gets KSRC's uapi
-# headers for the arch (make O= headers, as kselftest.rst says).
+# headers for the arch (make O= headers, as kselftest.rst says).  The
+# tooling's own programs (scripts/programs.mk: the module's tests, unlink1)
+# are built alike and installed beside, in sched_state-tooling/.
 . "$(dirname "$0")/lib.sh"
 pick_kernel
 arch_set "$KARCH"
@@ -51,14 +53,21 @@ o_dir()
 if [ ${#cross[@]} -eq 0 ]; then
 	say "building sched_state's programs in $KSRC"
 	pmake=()
+	tmake=(KHDR_INCLUDES="-isystem $KSRC/usr/include")
 else
 	o=$(o_dir)
 	say "building sched_state's programs for $KARCH in $KSRC (static, O=$o)"
 	pmake=("${cross[@]}" O="$o" USERLDFLAGS=-static)
+	tmake=(CROSS_COMPILE="$A_CROSS" KHDR_INCLUDES="-isystem $o/usr/include" LDFLAGS=-static)
 fi
 make -s -C "$SELFTESTS" TARGETS=sched_state KDIR=/nonexistent "${pmake[@]}" \
 	install INSTALL_PATH="$progs" >"$plog" 2>&1 ||
 	{ tail -n 30 "$plog"; die "build failed; log: $plog"; }
+# the tooling's programs (scripts/programs.mk), with the same compiler and
+# headers, beside sched_state/: they are no part of what a CI farm ships
+make -s -f "$TOP/scripts/programs.mk" SELFTESTS="$SELFTESTS" "${tmake[@]}" \
+	OUTPUT="$progs/sched_state-tooling" install >>"$plog" 2>&1 ||
+	{ tail -n 30 "$plog"; die "the tooling's programs did not build; log: $plog"; }
 
 say "building test_sched_state.ko for $KNAME ($KVER, KDIR=$KDIR)"
 rm -rf "$mod" "$out"

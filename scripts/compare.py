@@ -14,7 +14,7 @@ unlink2 of one kernel).  A bare FILE is named after its file name.
 
 Two kinds of result file are read, told apart by "benchmark":
 
-1. unlink_bench -o FILE.json (tools/testing/selftests/sched_state):
+1. unlink_bench -o FILE.json (scripts/bench):
 
    {"benchmark": "unlink1" | "unlink2", "mode": "processes" | "threads",
     "kernel": "6.1.0-18-amd64", "ncpus": 2, "interval_ms": 1000,

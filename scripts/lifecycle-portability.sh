@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# sched_state_lifecycle.sh behaves the same with and without busybox.  One
-# x86_64 guest (KERNEL=, default mainline) runs it twice: on the guest's
-# busybox userland, then with a PATH of this machine's Debian programs only
-# (dash, coreutils, grep, sed, util-linux's setsid; busybox's insmod and
-# rmmod, as this machine has no kmod), where there is no usleep.  In front
-# of each PATH, sleep and usleep are wrappers that log when each wait began
-# and ended (/proc/uptime); the script's output is logged with times too.
+# scripts/module-tests/sched_state_lifecycle.sh behaves the same with and
+# without busybox.  One x86_64 guest (KERNEL=, default mainline) runs it
+# twice: on the guest's busybox userland, then with a PATH of this machine's
+# Debian programs only (dash, coreutils, grep, sed, util-linux's setsid;
+# busybox's insmod and rmmod, as this machine has no kmod), where there is
+# no usleep.  In front of each PATH, sleep and usleep are wrappers that log
+# when each wait began and ended (/proc/uptime); the script's output is
+# logged with times too.
 # Then this script requires, for each run:
 #  - the lifecycle passed, and no command it ran was "not found";
 #  - every wait lasted at least as long as it asked;
@@ -20,7 +21,7 @@
 #   lifecycle-portability.sh [SCRIPT]
 # SCRIPT: a lifecycle script to run instead of the installed one, e.g. the
 # one of another commit, to see the checks fail on it:
-#   git show main:tools/testing/selftests/sched_state/sched_state_lifecycle.sh >/tmp/l.sh
+#   git show main:scripts/module-tests/sched_state_lifecycle.sh >/tmp/l.sh
 #   scripts/lifecycle-portability.sh /tmp/l.sh
 # Knobs: PORT_KILLS (24).  TAP, traces and console: $BUILD/<kernel>/portability.
 . "$(dirname "$0")/lib.sh"
@@ -45,8 +46,8 @@ for c in insmod rmmod modprobe; do
 	ln -s /bin/busybox "$extra/debian/bin/$c"
 done
 if [ -n "$script" ]; then
-	mkdir -p "$extra/kselftest/sched_state"
-	install -m 755 "$script" "$extra/kselftest/sched_state/sched_state_lifecycle.sh"
+	mkdir -p "$extra/kselftest/sched_state-tooling/module-tests"
+	install -m 755 "$script" "$extra/kselftest/sched_state-tooling/module-tests/sched_state_lifecycle.sh"
 fi
 
 # Each run's trace: "delay T0 T1 CMD ARGS" per wait, "out T LINE" per line
@@ -84,7 +85,7 @@ for env in busybox debian; do
 	{
 		PATH=$path SCHED_STATE_KILLS=$kills SCHED_STATE_CYCLES=10 \
 		SCHED_STATE_WRITERS=4 SCHED_STATE_WRITE_SECS=2 \
-			/usr/bin/timeout 300 ./sched_state_lifecycle.sh
+			/usr/bin/timeout 300 ../sched_state-tooling/module-tests/sched_state_lifecycle.sh
 		echo $? >/tmp/rc
 	} 2>&1 | while IFS= read -r l || [ -n "$l" ]; do
 		read -r up _ </proc/uptime

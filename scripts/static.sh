@@ -157,6 +157,15 @@ user_build()
 	fi
 	all_compiled "$log" || rc=1
 	diagnostics_clean "$log" || rc=1
+	# the tooling's programs (scripts/programs.mk), with the same compiler
+	echo "$1: make -f scripts/programs.mk CC=$1 OUTPUT=$out/tooling"
+	if ! LC_ALL=C make -f "$TOP/scripts/programs.mk" CC="$1" SELFTESTS="$SELFTESTS" \
+		KHDR_INCLUDES="-isystem $KSRC/usr/include" OUTPUT="$out/tooling" \
+		>"$log.tooling" 2>&1; then
+		cat "$log.tooling"
+		return 1
+	fi
+	diagnostics_clean "$log.tooling" || rc=1
 	return $rc
 }
 

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The two benchmarks of commit 642fa448ae, as TAP: set_state_bench (with
-# test_sched_state.ko loaded) and unlink_bench, each one's output nested;
+# test_sched_state.ko loaded) and unlink_bench (the tooling's, installed
+# beside sched_state/), each one's output nested;
 # their JSON results go back to the host as latency.json and unlink1.json
 # (hand_back).  Run in the guest by scripts/bench.sh.
 #
@@ -27,7 +28,7 @@ echo '1..2'
 hand_back /tmp/latency.json
 tap_result 1 set_state_bench "$(cat /tmp/rc)"
 {
-	./unlink_bench "$@" -o /tmp/unlink1.json
+	../sched_state-tooling/bench/unlink_bench "$@" -o /tmp/unlink1.json
 	echo $? >/tmp/rc
 } 2>&1 | tap_nest
 hand_back /tmp/unlink1.json

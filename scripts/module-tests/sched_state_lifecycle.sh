@@ -7,15 +7,19 @@
 # and leave no sched_state/ kthread behind.  It loads and unloads the module
 # itself, found and checked as sched_state.sh does (sched_state_lib.sh),
 # unloading an idle one first.
-# Not run by run_kselftest.sh (TEST_PROGS_EXTENDED): run it from the
-# installed directory, cd sched_state && ./sched_state_lifecycle.sh
+# The project's test of its module, not the suite's: scripts/build.sh
+# installs it in the kselftest tree's sched_state-tooling/module-tests/,
+# beside the tree's sched_state/, which it uses.
 #
 # Knobs: SCHED_STATE_CYCLES (100), SCHED_STATE_KILLS (50),
 # SCHED_STATE_WRITERS (16), SCHED_STATE_WRITE_SECS (3), SCHED_STATE_SEED.
 
-DIR=$(dirname "$(readlink -f "$0")")
-# shellcheck source=sched_state_lib.sh
+HERE=$(dirname "$(readlink -f "$0")")
+DIR=$(readlink -f "$HERE/../../sched_state")
+# shellcheck source=SCRIPTDIR/../../tools/testing/selftests/sched_state/sched_state_lib.sh
 . "$DIR/sched_state_lib.sh"
+# shellcheck source=SCRIPTDIR/lifecycle_lib.sh
+. "$HERE/lifecycle_lib.sh"
 CYCLES=${SCHED_STATE_CYCLES:-100}
 KILLS=${SCHED_STATE_KILLS:-50}
 WRITERS=${SCHED_STATE_WRITERS:-16}
@@ -189,8 +193,7 @@ if load; then
 		else
 			# shellcheck disable=SC2016
 			setsid sh -c '
-				DIR=$0
-				. "$DIR/sched_state_lib.sh"
+				. "$0/lifecycle_lib.sh"
 				while :; do
 					req "kthread uninterruptible"; p=$reply
 					req "state $p"
@@ -198,7 +201,7 @@ if load; then
 					req "sleep killable 1000"
 					req "wake $p"
 					req "stop $p"
-				done' "$DIR" >/dev/null 2>&1 &
+				done' "$HERE" >/dev/null 2>&1 &
 		fi
 		client=$!
 		rand 400
@@ -242,8 +245,7 @@ if load; then
 		i=$((i + 1))
 		# shellcheck disable=SC2016
 		sh -c '
-			DIR=$0
-			. "$DIR/sched_state_lib.sh"
+			. "$0/lifecycle_lib.sh"
 			ok=0 bad=0
 			until [ -e "$1/stop" ]; do
 				case $(($ok % 4)) in
@@ -253,7 +255,7 @@ if load; then
 				*) req "kthread idle" && p=$reply && req "stop $p" ;;
 				esac && ok=$((ok + 1)) || bad=$((bad + 1))
 			done
-			echo "$ok $bad" >"$1/writer.$2"' "$DIR" "$TMP" $i &
+			echo "$ok $bad" >"$1/writer.$2"' "$HERE" "$TMP" $i &
 	done
 	sleep "$WRITE_SECS"
 	touch "$TMP/stop"
