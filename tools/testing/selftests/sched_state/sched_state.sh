@@ -35,9 +35,11 @@ unload()
 }
 
 # A harness timeout SIGKILLs the test's process group, fixture teardown
-# included: the sysctls the hung_task checks lowered are restored here.
+# included: the sysctls the hung_task checks lowered are restored here, and
+# a child the freezer checks froze is thawed.
 cleanup()
 {
+	freezer_restore
 	hung_task_restore
 	if [ -n "$ours" ]; then
 		unload

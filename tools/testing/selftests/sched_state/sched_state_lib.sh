@@ -92,6 +92,42 @@ hung_task_restore()
 	done
 }
 
+# The cgroup the freezer checks of sched_state_test freeze a child in, in
+# the v1 freezer's hierarchy, which they mount on FREEZER_MNT* if need be
+FREEZER_CGROUP=sched_state
+FREEZER_MNT=/tmp/sched_state_freezer.
+
+# freezer_restore: a frozen task cannot die, not even of the SIGKILL a
+# harness timeout sends: thaw and remove a cgroup a killed freezer check
+# left, killing what is in it, and unmount a hierarchy it mounted
+freezer_restore()
+{
+	mnts=
+	while read -r _ mnt type opts _; do
+		[ "$type" = cgroup ] || continue
+		case ,$opts, in
+		*,freezer,*) mnts="$mnts $mnt" ;;
+		esac
+	done </proc/mounts
+	for mnt in $mnts; do
+		cg=$mnt/$FREEZER_CGROUP
+		if [ -d "$cg" ]; then
+			echo "# thawing $cg (found $(cat "$cg/freezer.state"))"
+			echo THAWED >"$cg/freezer.state"
+			while read -r pid; do
+				kill -KILL "$pid"
+			done <"$cg/cgroup.procs"
+			for _ in 1 2 3 4 5 6 7 8 9 10; do
+				rmdir "$cg" 2>/dev/null && break
+				sleep 0.1
+			done
+		fi
+		case $mnt in
+		"$FREEZER_MNT"*) umount "$mnt" && rmdir "$mnt" ;;
+		esac
+	done
+}
+
 # load: the module find_module found
 load()
 {

@@ -4,10 +4,11 @@
  * what may wake it, what it costs the load average, and that the barrier in
  * set_current_state() keeps wakeups from being lost.
  *
- * The "child.proc" tests need nothing but /proc.  All others need the
- * test_sched_state module (see sched_state.h and sched_state.sh) and skip,
- * saying why, without it.  Run it through sched_state.sh, which loads and
- * unloads the module around it.
+ * The "child.proc" and "freezer" tests need nothing but /proc (and the v1
+ * cgroup freezer).  All others need the test_sched_state module (see
+ * sched_state.h and sched_state.sh) and skip, saying why, without it.
+ * Run it through sched_state.sh, which loads and unloads the module around
+ * it.
  */
 #ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
 #define _GNU_SOURCE
@@ -15,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <mntent.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,7 +26,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -424,6 +428,286 @@ TEST_F(child, unreaped_exit_is_Z)
 		wait_for_exit_path(self->pid);
 	expect_state(_metadata, variant->raw, self->pid, 'Z', TASK_DEAD,
 		     EXIT_ZOMBIE);
+}
+
+/*
+ * A child asleep in nanosleep(), TASK_INTERRUPTIBLE | TASK_FREEZABLE
+ * (kernel/time/hrtimer.c do_nanosleep()), in a cgroup of the v1 freezer.
+ * Frozen, it must be TASK_FROZEN where it slept, shown as D; a signal it
+ * gets meanwhile must wait for the thaw, and not be lost.
+ *
+ * A frozen task cannot die, not even of the SIGKILL a harness timeout sends
+ * the test's process group: sched_state.sh thaws and removes a cgroup
+ * FREEZER_CGROUP left behind, and unmounts a FREEZER_MNT.
+ */
+#define FREEZER_CGROUP	"sched_state"
+#define FREEZER_MNT	"/tmp/sched_state_freezer.XXXXXX"
+/* Freezing a child still on its way to sleep must wake it: tries. */
+#define FREEZE_TRIES	3
+
+struct freezer_cg {
+	char mnt[PATH_MAX];	/* the hierarchy of the v1 freezer */
+	char cg[PATH_MAX];	/* our cgroup in it */
+	bool mounted;		/* by us, on a temporary directory */
+	pid_t pid;		/* the child */
+	int pipe;		/* its reports: 'r' ready, 's' signalled */
+};
+
+FIXTURE(freezer) {
+	struct freezer_cg fz;
+};
+
+/* A mount of the v1 freezer's hierarchy, in @dir. */
+static bool freezer_mount_found(char *dir, size_t len)
+{
+	FILE *f = setmntent("/proc/self/mounts", "r");
+	struct mntent *m;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && (m = getmntent(f)))
+		if (!strcmp(m->mnt_type, "cgroup") && hasmntopt(m, "freezer"))
+			found = snprintf(dir, len, "%s", m->mnt_dir) < (int)len;
+	endmntent(f);
+	return found;
+}
+
+/* Write @val to the file @name of cgroup @cg: 0 or -errno. */
+static int cg_write(const char *cg, const char *name, const char *val)
+{
+	char path[PATH_MAX + 32];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", cg, name);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Ask for freezer.state @state; true once it reads so, within SETTLE_MS. */
+static bool freezer_set(const char *cg, const char *state)
+{
+	char path[PATH_MAX + 32], buf[32];
+	ssize_t n;
+	int fd, ms;
+
+	if (cg_write(cg, "freezer.state", state))
+		return false;
+	snprintf(path, sizeof(path), "%s/freezer.state", cg);
+	for (ms = 0; ms < SETTLE_MS; ms++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		if (!strcmp(buf, state))
+			return true;
+		sleep_ms(1);
+	}
+	return false;
+}
+
+/* "voluntary_ctxt_switches" of /proc/PID/status; -1 if gone. */
+static long voluntary_switches(pid_t pid)
+{
+	char path[64], line[256];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The child's voluntary switches once it is asleep: S, and the count
+ * the same over 40 ms, so that it is off the CPU; -1 if never.
+ */
+static long asleep_switches(pid_t pid)
+{
+	long n, last = -1;
+	int ms, same = 0;
+
+	for (ms = 0; ms < SETTLE_MS; ms += 20) {
+		n = voluntary_switches(pid);
+		same = n >= 0 && n == last && stat_letter(pid) == 'S' ?
+		       same + 1 : 0;
+		if (same == 2)
+			return n;
+		last = n;
+		sleep_ms(20);
+	}
+	return -1;
+}
+
+/* A byte the child wrote within @ms, or 0. */
+static char child_report(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	char c;
+
+	if (poll(&pfd, 1, ms) != 1 || read(fd, &c, 1) != 1)
+		return 0;
+	return c;
+}
+
+static int freezer_child_fd;
+
+static void freezer_child_signalled(int sig)
+{
+	(void)sig;
+	if (write(freezer_child_fd, "s", 1) != 1)
+		_exit(1);
+}
+
+static void freezer_child(int fd)
+{
+	struct sigaction sa = { .sa_handler = freezer_child_signalled };
+	struct timespec ts = { 3600, 0 };
+
+	freezer_child_fd = fd;
+	if (sigaction(SIGUSR1, &sa, NULL) || write(fd, "r", 1) != 1)
+		_exit(1);
+	for (;;)
+		nanosleep(&ts, NULL);
+}
+
+/* Undo what setup and the test did: nothing may stay frozen. */
+static void freezer_release(struct freezer_cg *fz)
+{
+	if (fz->cg[0])
+		freezer_set(fz->cg, "THAWED");
+	if (fz->pid > 0) {
+		kill(fz->pid, SIGKILL);
+		waitpid(fz->pid, NULL, 0);
+		fz->pid = 0;
+	}
+	if (fz->pipe >= 0)
+		close(fz->pipe);
+	fz->pipe = -1;
+	if (fz->cg[0])
+		rmdir(fz->cg);
+	fz->cg[0] = '\0';
+	if (fz->mounted) {
+		umount(fz->mnt);
+		rmdir(fz->mnt);
+	}
+	fz->mounted = false;
+}
+
+FIXTURE_SETUP(freezer)
+{
+	struct freezer_cg *fz = &self->fz;
+	int err;
+
+	fz->pipe = -1;
+	if (!freezer_mount_found(fz->mnt, sizeof(fz->mnt))) {
+		strcpy(fz->mnt, FREEZER_MNT);
+		ASSERT_NE(NULL, mkdtemp(fz->mnt));
+		if (mount("sched_state", fz->mnt, "cgroup", 0, "freezer")) {
+			err = errno;
+			rmdir(fz->mnt);
+			/* bound with other controllers, not mounted here */
+			if (err == EBUSY)
+				SKIP(return, "v1 freezer busy");
+			SKIP(return, "no v1 freezer");
+		}
+		fz->mounted = true;
+	}
+	snprintf(fz->cg, sizeof(fz->cg), "%s/%s", fz->mnt, FREEZER_CGROUP);
+	/* a failed setup gets no teardown */
+	if (mkdir(fz->cg, 0755) && errno != EEXIST) {
+		err = errno;
+		freezer_release(fz);
+		ASSERT_EQ(0, err);
+	}
+}
+
+FIXTURE_TEARDOWN(freezer)
+{
+	freezer_release(&self->fz);
+}
+
+/* Fork the child into the cgroup, and wait until it sleeps in nanosleep(). */
+static void freezer_start(struct __test_metadata *_metadata,
+			  struct freezer_cg *fz)
+{
+	char pid[16];
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	fz->pid = fork();
+	ASSERT_LE(0, fz->pid);
+	if (fz->pid == 0) {
+		close(fds[0]);
+		freezer_child(fds[1]);
+	}
+	close(fds[1]);
+	fz->pipe = fds[0];
+	snprintf(pid, sizeof(pid), "%d", fz->pid);
+	ASSERT_EQ(0, cg_write(fz->cg, "cgroup.procs", pid));
+	ASSERT_EQ('r', child_report(fz->pipe, SETTLE_MS));
+	/* TASK_FREEZABLE is not reported */
+	ASSERT_EQ('S', wait_for_letter(fz->pid, 'S'));
+	ASSERT_EQ('S', status_letter(fz->pid));
+}
+
+/*
+ * Frozen where it sleeps: TASK_FROZEN, shown as D, with no switch since it
+ * fell asleep, so not woken to freeze itself in __refrigerator().  A child
+ * still on the CPU on its way to sleep is woken so: a few tries.
+ */
+TEST_F(freezer, frozen_in_place)
+{
+	struct freezer_cg *fz = &self->fz;
+	long before, after = -1;
+	int try;
+
+	freezer_start(_metadata, fz);
+	for (try = 1; try <= FREEZE_TRIES; try++) {
+		before = asleep_switches(fz->pid);
+		ASSERT_LE(0, before);
+		ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
+		ASSERT_EQ('D', stat_letter(fz->pid));
+		ASSERT_EQ('D', status_letter(fz->pid));
+		after = voluntary_switches(fz->pid);
+		if (after == before)
+			break;
+		TH_LOG("try %d: %ld voluntary switches asleep, %ld frozen",
+		       try, before, after);
+		ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
+	}
+	EXPECT_EQ(before, after);
+}
+
+/*
+ * A signal to a frozen child is not acted on until the thaw, and then is:
+ * the wakeup it brings is kept (in saved_state since v6.6).
+ */
+TEST_F(freezer, signal_waits_for_thaw)
+{
+	struct freezer_cg *fz = &self->fz;
+
+	freezer_start(_metadata, fz);
+	ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
+	ASSERT_EQ(0, kill(fz->pid, SIGUSR1));
+	ASSERT_TRUE(stays(fz->pid, 'D'));
+	ASSERT_EQ(0, child_report(fz->pipe, 0));
+	ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
+	EXPECT_EQ('s', child_report(fz->pipe, SETTLE_MS));
 }
 
 /* A module kthread asleep in one of the module's states. */
