@@ -51,7 +51,6 @@
 #define TASK_DEAD		0x0080U
 #define TASK_WAKEKILL		0x0100U
 #define TASK_NOLOAD		0x0400U
-#define TASK_FREEZABLE		0x2000U
 
 static void sleep_ms(int ms)
 {
@@ -761,22 +760,6 @@ FIXTURE_VARIANT_ADD(kthread, parked) {
 	.letter = 'P',
 	.raw = TASK_PARKED,
 	.woken_by_wake_up_process = 0,
-	.woken_by_interruptible_mask = 0,
-};
-
-FIXTURE_VARIANT_ADD(kthread, interruptible_freezable) {
-	.name = "interruptible_freezable",
-	.letter = 'S',
-	.raw = TASK_FREEZABLE | TASK_INTERRUPTIBLE,
-	.woken_by_wake_up_process = 1,
-	.woken_by_interruptible_mask = 1,
-};
-
-FIXTURE_VARIANT_ADD(kthread, killable_freezable) {
-	.name = "killable_freezable",
-	.letter = 'D',
-	.raw = TASK_FREEZABLE | TASK_WAKEKILL | TASK_UNINTERRUPTIBLE,
-	.woken_by_wake_up_process = 1,
 	.woken_by_interruptible_mask = 0,
 };
 
