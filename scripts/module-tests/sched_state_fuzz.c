@@ -61,6 +61,13 @@ static const struct {
 #include "sched_state.h"
 };
 
+static const struct {
+	const char *name;
+} task_states[] = {
+#define SCHED_STATE_TASK_STATE(name, ...)	{ #name },
+#include "sched_state.h"
+};
+
 enum verb {
 #define SCHED_STATE_VERB(verb, ...)	V_##verb,
 #include "sched_state.h"
@@ -78,7 +85,8 @@ static const struct {
 struct expect {
 	int err;		/* 0: must succeed */
 	int alt;		/* another acceptable errno, or -1 */
-	bool own_state;		/* the reply must be our own state */
+	bool own_state;		/* the reply must be our own state, */
+	bool own_equal;		/* and say it is the one asked for */
 	bool any;		/* success or any errno of expected[] */
 	bool send;		/* false: valid but not harmless, never sent */
 };
@@ -169,11 +177,23 @@ static int k_parse_state(const char *s)
 	return -EINVAL;
 }
 
+/* cmd_state()'s lookup: the index of task state @s, or -EINVAL. */
+static int k_parse_task_state(const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(task_states); i++)
+		if (!strcmp(s, task_states[i].name))
+			return i;
+	return -EINVAL;
+}
+
 /*
  * The module's answer to a request of @len bytes: a negative errno, or 0 with
- * the verb in @verb and its numbers in @num.
+ * the verb in @verb, its numbers in @num and, for state, the task state's
+ * index in @ts.
  */
-static int model(const char *buf, size_t len, int *verb, int *num)
+static int model(const char *buf, size_t len, int *verb, int *num, int *ts)
 {
 	char copy[SCHED_STATE_MAX_REQUEST + 1], *argv[SCHED_STATE_MAX_ARGS];
 	char *p, *word;
@@ -209,7 +229,12 @@ static int model(const char *buf, size_t len, int *verb, int *num)
 	case V_kthread:
 		ret = k_parse_state(argv[1]);
 		return ret < 0 ? ret : 0;
-	case V_state:
+	case V_state:	/* the pid, then the task state */
+		ret = k_parse_int(argv[1], 1, PID_MAX_LIMIT, num);
+		if (ret)
+			return ret;
+		*ts = k_parse_task_state(argv[2]);
+		return *ts < 0 ? *ts : 0;
 	case V_wake:
 	case V_wake_interruptible:
 	case V_stop:
@@ -252,9 +277,9 @@ static bool memchr_high(const char *buf, size_t len)
 static struct expect expect_for(const char *buf, size_t len)
 {
 	struct expect e = { .alt = -1, .send = true };
-	int verb = -1, num = 0, ret;
+	int verb = -1, num = 0, ts = -1, ret;
 
-	ret = model(buf, len, &verb, &num);
+	ret = model(buf, len, &verb, &num, &ts);
 	if (ret) {
 		e.err = -ret;
 		/* the module may test the CPUs before or after the words */
@@ -267,12 +292,14 @@ static struct expect expect_for(const char *buf, size_t len)
 	}
 	switch (verb) {
 	case V_state:
-		if (num == self)
+		if (num == self) {
 			e.own_state = true;
-		else if (num > pid_max)	/* no such task */
+			e.own_equal = !strcmp(task_states[ts].name, "running");
+		} else if (num > pid_max) {	/* no such task */
 			e.err = ESRCH;
-		else
+		} else {
 			e.alt = ESRCH;	/* any task: it may or may not exist */
+		}
 		break;
 	case V_wake:
 	case V_wake_interruptible:
@@ -355,16 +382,22 @@ static bool judge(const char *file, const char *what, const char *buf,
 	return false;
 }
 
+static const char *any_task_state(void)
+{
+	return task_states[below(ARRAY_SIZE(task_states))].name;
+}
+
 /* A valid request we know to be harmless, in a random spelling. */
 static size_t gen_valid(char *buf)
 {
 	switch (below(10)) {
 	case 0:
-		return sprintf(buf, "state +%d\n", self);
+		return sprintf(buf, "state +%d running\n", self);
 	case 1:
-		return sprintf(buf, "state 000%d", self);
+		return sprintf(buf, "state 000%d %s", self, any_task_state());
 	case 2:
-		return sprintf(buf, "state %u\n", 1 + below(PID_MAX_LIMIT));
+		return sprintf(buf, "state %u %s\n", 1 + below(PID_MAX_LIMIT),
+			       any_task_state());
 	case 3:
 		return sprintf(buf, "sleep %s %u\n",
 			       states[below(ARRAY_SIZE(states))].name,
@@ -379,7 +412,7 @@ static size_t gen_valid(char *buf)
 	case 7:
 		return sprintf(buf, "rtlock\n");
 	default:
-		return sprintf(buf, "state %d\n", self);
+		return sprintf(buf, "state %d %s\n", self, any_task_state());
 	}
 }
 
@@ -403,8 +436,10 @@ static size_t gen_template(char *buf)
 		return sprintf(buf, "rtlock");
 	case 5:
 		return sprintf(buf, "wake_interruptible %u", 1 + below(99999));
+	case 6:
+		return sprintf(buf, "state %d %s", self, any_task_state());
 	default:
-		return sprintf(buf, "%s %d", verbs[V_state + below(4)].name, self);
+		return sprintf(buf, "%s %d", verbs[V_wake + below(3)].name, self);
 	}
 }
 
@@ -425,7 +460,7 @@ static size_t gen_number(char *buf, bool overflow)
 		snprintf(num, sizeof(num), "-%u", below(below(2) ? 10 : ~0U));
 		n = num;
 	}
-	switch (below(5)) {
+	switch (below(6)) {
 	case 0:
 		return sprintf(buf, "sleep idle %s\n", n);
 	case 1:
@@ -434,8 +469,10 @@ static size_t gen_number(char *buf, bool overflow)
 		return sprintf(buf, "bench %s 1 0\n", n);
 	case 3:
 		return sprintf(buf, "bench 1 %s %s\n", below(2) ? "1" : n, n);
+	case 4:
+		return sprintf(buf, "state %s %s\n", n, any_task_state());
 	default:
-		return sprintf(buf, "%s %s\n", verbs[V_state + below(4)].name, n);
+		return sprintf(buf, "%s %s\n", verbs[V_wake + below(3)].name, n);
 	}
 }
 
@@ -449,7 +486,7 @@ static size_t gen_unknown(char *buf)
 	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz_0123456789";
 	size_t len = 0, i, n;
 
-	switch (below(3)) {
+	switch (below(4)) {
 	case 0:
 		return sprintf(buf, "%s %d\n", near[below(ARRAY_SIZE(near))],
 			       self);
@@ -457,6 +494,9 @@ static size_t gen_unknown(char *buf)
 		n = sprintf(buf, "%s %s", below(2) ? "kthread" : "sleep",
 			    below(2) ? "Idle" : "interruptible_");
 		return n + (buf[0] == 's' ? sprintf(buf + n, " 1\n") : 0);
+	case 2:	/* an unknown or near-miss task state */
+		return sprintf(buf, "state %d %s\n", self,
+			       below(2) ? "Running" : "zombi");
 	default:
 		n = 1 + below(20);
 		for (i = 0; i < n; i++)
@@ -576,7 +616,8 @@ static void check_reply(const char *file, int fd, const struct expect *e)
 		return;
 	}
 	reply[n] = '\0';
-	if (e->own_state && strcmp(reply, "0x0 0x0\n")) {
+	if (e->own_state &&
+	    strcmp(reply, e->own_equal ? "1 0x0 0x0\n" : "0 0x0 0x0\n")) {
 		failures++;
 		ksft_print_msg("%s: state of our own pid: '%s'\n", file, reply);
 	}
@@ -698,17 +739,17 @@ static bool sanity(void)
 		ksft_print_msg("kthread interruptible: %s\n", strerror(-ret));
 		return false;
 	}
-	snprintf(req, sizeof(req), "state %d\n", pid);
+	snprintf(req, sizeof(req), "state %d interruptible\n", pid);
 	for (i = 0; i < 200; i++) {
 		ret = sched_state_request(req, reply, sizeof(reply));
-		if (ret || !strcmp(reply, "0x1 0x0\n"))
+		if (ret || reply[0] == '1')
 			break;
 		usleep(10000);
 	}
-	if (ret || strcmp(reply, "0x1 0x0\n"))
+	ok = !ret && reply[0] == '1';
+	if (!ok)
 		ksft_print_msg("state %d: %s\n", pid,
 			       ret ? strerror(-ret) : reply);
-	ok = !ret && !strcmp(reply, "0x1 0x0\n");
 	snprintf(req, sizeof(req), "stop %d\n", pid);
 	ret = sched_state_request(req, reply, sizeof(reply));
 	if (ret || strcmp(reply, "0\n")) {

@@ -143,7 +143,7 @@ if load; then
 	client=$!
 	i=0
 	while [ $i -lt 200 ]; do
-		req "state $client" && [ "$reply" = "0x1 0x0" ] && break
+		req "state $client interruptible" && [ "${reply%% *}" = 1 ] && break
 		i=$((i + 1))
 		msleep 10
 	done
@@ -196,7 +196,7 @@ if load; then
 				. "$0/lifecycle_lib.sh"
 				while :; do
 					req "kthread uninterruptible"; p=$reply
-					req "state $p"
+					req "state $p interruptible"
 					req "sleep uninterruptible 100"
 					req "sleep killable 1000"
 					req "wake $p"
@@ -249,7 +249,7 @@ if load; then
 			ok=0 bad=0
 			until [ -e "$1/stop" ]; do
 				case $(($ok % 4)) in
-				0) req "state $$" ;;
+				0) req "state $$ running" ;;
 				1) req "sleep idle 1" ;;
 				2) exec 3<>"$CTL"; exec 3>&-; true ;;
 				*) req "kthread idle" && p=$reply && req "stop $p" ;;

@@ -9,7 +9,10 @@
  * <state> is one of the SCHED_STATE_STATE table below.
  *
  *   kthread <state>          start a kthread asleep in <state>; reply: pid
- *   state <pid>              reply: "<__state> <exit_state>" of any task, hex
+ *   state <pid> <task state> compare the __state and exit_state of any task
+ *                            with a SCHED_STATE_TASK_STATE entry; reply:
+ *                            "<1 if equal, else 0> <__state> <exit_state>",
+ *                            the two in hex
  *   wake <pid>               set a module sleeper's condition, then
  *                            wake_up_process(); reply: its return
  *   wake_interruptible <pid> the same through the sleeper's wait queue with
@@ -94,10 +97,25 @@ SCHED_STATE_STATE(parked,		1, TASK_INTERRUPTIBLE)
 #undef SCHED_STATE_STATE
 #endif
 
+/*
+ * SCHED_STATE_TASK_STATE(name, state, exit_state): the task states a state
+ * request compares with, as the kernel sets them; only the kernel uses the
+ * values.
+ */
+#ifdef SCHED_STATE_TASK_STATE
+SCHED_STATE_TASK_STATE(running,		TASK_RUNNING,		0)
+SCHED_STATE_TASK_STATE(interruptible,	TASK_INTERRUPTIBLE,	0)
+SCHED_STATE_TASK_STATE(stopped,		TASK_STOPPED,		0)
+SCHED_STATE_TASK_STATE(traced,		TASK_TRACED,		0)
+SCHED_STATE_TASK_STATE(parked,		TASK_PARKED,		0)
+SCHED_STATE_TASK_STATE(zombie,		TASK_DEAD,		EXIT_ZOMBIE)
+#undef SCHED_STATE_TASK_STATE
+#endif
+
 /* SCHED_STATE_VERB(verb, argc): the verbs, and the words of a request. */
 #ifdef SCHED_STATE_VERB
 SCHED_STATE_VERB(kthread,		2)
-SCHED_STATE_VERB(state,			2)
+SCHED_STATE_VERB(state,			3)
 SCHED_STATE_VERB(wake,			2)
 SCHED_STATE_VERB(wake_interruptible,	2)
 SCHED_STATE_VERB(stop,			2)

@@ -26,6 +26,17 @@ static const struct {
 #include "../sched_state.h"
 };
 
+/* What a state request compares a task's __state and exit_state with. */
+static const struct {
+	const char *name;
+	unsigned int state;
+	unsigned int exit_state;
+} task_states[] = {
+#define SCHED_STATE_TASK_STATE(name, state, exit_state)	\
+	{ #name, state, exit_state },
+#include "../sched_state.h"
+};
+
 /*
  * A task asleep in the module: one of its kthreads, or a user task inside a
  * "sleep" request.  Both wait on @wq, so that a waker can use a wait queue's
@@ -187,17 +198,26 @@ out_free:
 	return ret;
 }
 
-/* state <pid>: reply __state and exit_state of any task, in hex. */
+/*
+ * state <pid> <task state>: compare __state and exit_state of any task with
+ * task_states[]; reply whether they are equal, and both in hex.
+ */
 int cmd_state(struct request *req)
 {
-	unsigned int state, exit_state;
+	unsigned int state, exit_state, i;
 	struct task_struct *task;
 	struct pid *pid;
+	bool equal;
 	int nr, ret;
 
 	ret = parse_pid(req->argv[1], &nr);
 	if (ret)
 		return ret;
+	for (i = 0; i < ARRAY_SIZE(task_states); i++)
+		if (!strcmp(req->argv[2], task_states[i].name))
+			break;
+	if (i == ARRAY_SIZE(task_states))
+		return -EINVAL;
 	pid = find_get_pid(nr);
 	task = get_pid_task(pid, PIDTYPE_PID);
 	put_pid(pid);
@@ -206,8 +226,10 @@ int cmd_state(struct request *req)
 	state = READ_ONCE(task->__state);
 	exit_state = READ_ONCE(task->exit_state);
 	put_task_struct(task);
+	equal = state == task_states[i].state &&
+		exit_state == task_states[i].exit_state;
 
-	return scnprintf(req->reply, req->len, "0x%x 0x%x\n", state,
+	return scnprintf(req->reply, req->len, "%d 0x%x 0x%x\n", equal, state,
 			 exit_state);
 }
 
