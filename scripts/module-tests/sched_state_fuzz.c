@@ -244,7 +244,7 @@ static int model(const char *buf, size_t len, int *verb, int *num, int *ts)
 		if (ret >= 0 && states[ret].parked)
 			ret = -EINVAL;
 		return ret < 0 ? ret :
-		       k_parse_int(argv[2], 0, SCHED_STATE_MAX_SLEEP_MS, num);
+		       k_parse_int(argv[2], 1, SCHED_STATE_MAX_SLEEP_MS, num);
 	case V_race:	/* on one CPU: -EOPNOTSUPP (expect_for() allows -EINVAL) */
 		if (ncpus < 2)
 			return -EOPNOTSUPP;
@@ -401,9 +401,9 @@ static size_t gen_valid(char *buf)
 	case 3:
 		return sprintf(buf, "sleep %s %u\n",
 			       states[below(ARRAY_SIZE(states))].name,
-			       below(SAFE_SLEEP_MS + 1));
+			       1 + below(SAFE_SLEEP_MS));
 	case 4:
-		return sprintf(buf, "sleep idle 0\n");
+		return sprintf(buf, "sleep idle 1\n");
 	case 5:
 		return sprintf(buf, "%s %u\n", below(2) ? "wake" : "stop",
 			       1 + below(PID_MAX_LIMIT));

@@ -19,8 +19,9 @@
  *                            the TASK_INTERRUPTIBLE mask; reply: ttwu's return
  *   stop <pid>               kthread_stop() a module kthread; reply: its code
  *   sleep <state> <ms>       the caller sleeps until woken, signalled (then
- *                            -EINTR) or <ms>; reply: "wake|timeout|now
- *                            <__state once back>"
+ *                            -EINTR) or <ms> (at least 1); reply:
+ *                            "wake|timeout <__state>", the __state it had
+ *                            when schedule_timeout() last returned, in hex
  *   race <mb|nomb> <rounds>  the lost-wakeup race on two CPUs, for at most
  *                            SCHED_STATE_MAX_BUSY_MS; reply:
  *                            "<rounds run> <wakeups lost>"

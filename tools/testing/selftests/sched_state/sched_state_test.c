@@ -952,7 +952,7 @@ FIXTURE_TEARDOWN(sleep)
 		close(self->child.result);
 }
 
-/* wake_up_process() ends the sleep, and the task is TASK_RUNNING again. */
+/* wake_up_process() ends the sleep: its wakeup left TASK_RUNNING. */
 TEST_F(sleep, wake_up_process)
 {
 	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
@@ -1008,18 +1008,11 @@ TEST_F(sleep, sigkill)
 	ASSERT_EQ(SIGKILL, WTERMSIG(status));
 }
 
-/* A sleep nobody ends times out, back in TASK_RUNNING. */
+/* A sleep nobody ends times out: the timer's wakeup left TASK_RUNNING. */
 TEST_F(sleep, times_out)
 {
 	ASSERT_LT(0, start_sleeper(&self->child, variant->name, 100));
 	ASSERT_STREQ("timeout 0x0\n", sleeper_result(&self->child));
-}
-
-/* A wait whose condition already holds never sleeps, and leaves RUNNING. */
-TEST_F(sleep, returns_to_running)
-{
-	ASSERT_LT(0, start_sleeper(&self->child, variant->name, 0));
-	ASSERT_STREQ("now 0x0\n", sleeper_result(&self->child));
 }
 
 /* Sixteen module kthreads asleep in one state, against the load average. */
@@ -1517,6 +1510,7 @@ TEST(control_rejects_bad_requests)
 		{ "wake 1\n",				ESRCH },
 		{ "stop 1\n",				ESRCH },
 		{ "sleep idle\n",			EINVAL },
+		{ "sleep idle 0\n",			EINVAL },
 		{ "sleep idle -1\n",			EINVAL },
 		{ "race mb 0\n",			EINVAL },
 		{ "race rmb 10\n",			EINVAL },

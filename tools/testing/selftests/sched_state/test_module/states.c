@@ -312,14 +312,14 @@ int cmd_stop(struct request *req)
 /*
  * sleep <state> <ms>: the calling task sleeps in <state> until a wake
  * request, a signal the state lets through, or <ms> milliseconds.  Reply how
- * it woke ("wake", "timeout", or "now" when <ms> is 0 and it never slept) and
- * its __state once back, which must be TASK_RUNNING.  A signal fails the
- * request with -EINTR.
+ * it woke ("wake" or "timeout") and the __state it had when
+ * schedule_timeout() last returned: what the wakeup left, before the module
+ * sets any.  A signal fails the request with -EINTR.
  */
 int cmd_sleep(struct request *req)
 {
 	struct sleeper s = {};
-	unsigned int i, state;
+	unsigned int i, state, woke_in;
 	long timeout;
 	const char *how;
 	int ms, ret;
@@ -329,7 +329,7 @@ int cmd_sleep(struct request *req)
 	if (!ret && states[i].parked)
 		ret = -EINVAL;
 	if (!ret)
-		ret = parse_int(req->argv[2], 0, SCHED_STATE_MAX_SLEEP_MS, &ms);
+		ret = parse_int(req->argv[2], 1, SCHED_STATE_MAX_SLEEP_MS, &ms);
 	if (ret)
 		return ret;
 	state = states[i].state;
@@ -339,13 +339,11 @@ int cmd_sleep(struct request *req)
 		return ret;
 	add_wait_queue(&s.wq, &s.wait);
 
+	/* what it is in if it never sleeps: its condition held at once */
+	woke_in = state;
 	timeout = msecs_to_jiffies(ms);
 	for (;;) {
 		set_current_state(state);
-		if (!ms) {
-			how = "now";
-			break;
-		}
 		if (READ_ONCE(s.woken)) {
 			how = "wake";
 			break;
@@ -359,6 +357,7 @@ int cmd_sleep(struct request *req)
 			break;
 		}
 		timeout = schedule_timeout(timeout);
+		woke_in = READ_ONCE(current->__state);
 	}
 	__set_current_state(TASK_RUNNING);
 	state = READ_ONCE(current->__state);
@@ -368,5 +367,5 @@ int cmd_sleep(struct request *req)
 	if (!how)
 		return -EINTR;
 
-	return scnprintf(req->reply, req->len, "%s 0x%x\n", how, state);
+	return scnprintf(req->reply, req->len, "%s 0x%x\n", how, woke_in);
 }
