@@ -8,13 +8,14 @@
  * states, valid requests with trailing junk or a trailing byte, mutations of
  * valid requests, pwrite() at odd and negative offsets, a second write on the
  * same descriptor, a read before the write, and valid requests that are
- * harmless and bounded (the state of our own pid, sleeps of a few ms, wake
- * and stop of pids the module does not own).  A model of the module's parser
- * (split_request(), kstrtoint() and the verbs' bounds) predicts the errno of
- * each input; any other result fails the run: an unexpected errno, or the
- * success of a malformed request.  Requests the model finds valid but not
- * harmless (kthread, race, bench, long sleeps) are never sent.  Afterwards a
- * kthread interruptible, state, stop round trip must still work.
+ * harmless and bounded (the state of our own pid, sleeps of a few ms, wake,
+ * stop and wakeups of pids the module does not own).  A model of the
+ * module's parser (split_request(), kstrtoint() and the verbs' bounds)
+ * predicts the errno of each input; any other result fails the run: an
+ * unexpected errno, or the success of a malformed request.  Requests the
+ * model finds valid but not harmless (kthread, race, bench, long sleeps) are
+ * never sent.  Afterwards a kthread interruptible, state, stop round trip
+ * must still work.
  *
  * The PRNG is seeded from the time unless -s SEED replays a run; -n sets the
  * inputs per file (default 10000).  Exit: 0 pass, 1 fail, 4 (KSFT_SKIP)
@@ -238,6 +239,7 @@ static int model(const char *buf, size_t len, int *verb, int *num, int *ts)
 	case V_wake:
 	case V_wake_interruptible:
 	case V_stop:
+	case V_wakeups:
 		return k_parse_int(argv[1], 1, PID_MAX_LIMIT, num);
 	case V_sleep:	/* only a kthread can be parked */
 		ret = k_parse_state(argv[1]);
@@ -304,6 +306,7 @@ static struct expect expect_for(const char *buf, size_t len)
 	case V_wake:
 	case V_wake_interruptible:
 	case V_stop:
+	case V_wakeups:
 		e.err = ESRCH;		/* we own no module sleeper meanwhile */
 		break;
 	case V_sleep:
@@ -319,7 +322,7 @@ static struct expect expect_for(const char *buf, size_t len)
 	 * The module bounds pids by this kernel's PID_MAX_LIMIT, 32768 with
 	 * CONFIG_BASE_SMALL: above pid_max, that may be -EINVAL.
 	 */
-	if (verb >= V_state && verb <= V_stop && num > pid_max)
+	if (verb >= V_state && verb <= V_wakeups && num > pid_max)
 		e.alt = EINVAL;
 	return e;
 }
@@ -390,6 +393,8 @@ static const char *any_task_state(void)
 /* A valid request we know to be harmless, in a random spelling. */
 static size_t gen_valid(char *buf)
 {
+	static const char * const pid_verbs[] = { "wake", "stop", "wakeups" };
+
 	switch (below(10)) {
 	case 0:
 		return sprintf(buf, "state +%d running\n", self);
@@ -405,7 +410,7 @@ static size_t gen_valid(char *buf)
 	case 4:
 		return sprintf(buf, "sleep idle 1\n");
 	case 5:
-		return sprintf(buf, "%s %u\n", below(2) ? "wake" : "stop",
+		return sprintf(buf, "%s %u\n", pid_verbs[below(3)],
 			       1 + below(PID_MAX_LIMIT));
 	case 6:
 		return sprintf(buf, "wake_interruptible %d\n", self);
@@ -439,7 +444,7 @@ static size_t gen_template(char *buf)
 	case 6:
 		return sprintf(buf, "state %d %s", self, any_task_state());
 	default:
-		return sprintf(buf, "%s %d", verbs[V_wake + below(3)].name, self);
+		return sprintf(buf, "%s %d", verbs[V_wake + below(4)].name, self);
 	}
 }
 
@@ -472,7 +477,7 @@ static size_t gen_number(char *buf, bool overflow)
 	case 4:
 		return sprintf(buf, "state %s %s\n", n, any_task_state());
 	default:
-		return sprintf(buf, "%s %s\n", verbs[V_wake + below(3)].name, n);
+		return sprintf(buf, "%s %s\n", verbs[V_wake + below(4)].name, n);
 	}
 }
 
@@ -481,7 +486,8 @@ static size_t gen_unknown(char *buf)
 	static const char * const near[] = {
 		"STATE", "Kthread", "kthrea", "kthreadx", "stat", "states",
 		"sleeps", "wake_", "wake_interruptibl", "stopp", "bench_",
-		"rtlocks", "RACE", "wakeinterruptible", "kthread_", "",
+		"rtlocks", "RACE", "wakeinterruptible", "kthread_", "wakeup",
+		"wakeupss", "",
 	};
 	static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz_0123456789";
 	size_t len = 0, i, n;

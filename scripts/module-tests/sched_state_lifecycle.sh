@@ -197,6 +197,7 @@ if load; then
 				while :; do
 					req "kthread uninterruptible"; p=$reply
 					req "state $p interruptible"
+					req "wakeups $p"
 					req "sleep uninterruptible 100"
 					req "sleep killable 1000"
 					req "wake $p"

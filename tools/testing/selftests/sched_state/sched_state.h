@@ -18,6 +18,9 @@
  *   wake_interruptible <pid> the same through the sleeper's wait queue with
  *                            the TASK_INTERRUPTIBLE mask; reply: ttwu's return
  *   stop <pid>               kthread_stop() a module kthread; reply: its code
+ *   wakeups <pid>            reply: how many times a module kthread, back
+ *                            from schedule(), found its condition set; any
+ *                            other pid, -ESRCH
  *   sleep <state> <ms>       the caller sleeps until woken, signalled (then
  *                            -EINTR) or <ms> (at least 1); reply:
  *                            "wake|timeout <__state>", the __state it had
@@ -120,6 +123,7 @@ SCHED_STATE_VERB(state,			3)
 SCHED_STATE_VERB(wake,			2)
 SCHED_STATE_VERB(wake_interruptible,	2)
 SCHED_STATE_VERB(stop,			2)
+SCHED_STATE_VERB(wakeups,		2)
 SCHED_STATE_VERB(sleep,			3)
 SCHED_STATE_VERB(race,			3)
 SCHED_STATE_VERB(rtlock,		1)

@@ -210,6 +210,15 @@ static int wake(const char *verb, pid_t pid)
 	return ret ? ret : atoi(reply);
 }
 
+/* How many wakes module kthread @pid has seen, or -errno. */
+static int kthread_wakeups(pid_t pid)
+{
+	char reply[64];
+	int ret = control(reply, sizeof(reply), "wakeups %d\n", pid);
+
+	return ret ? ret : atoi(reply);
+}
+
 /* Leave a line in the kernel log, so the run's dmesg scan can scope reports. */
 static void kmsg_mark(const char *fmt, ...)
 {
@@ -796,21 +805,58 @@ TEST_F(kthread, reports_state)
 			       variant->task_state, raw);
 }
 
+/*
+ * A wake of kthread @pid asleep in @letter, which try_to_wake_up() answered
+ * @woken: woken, it sees its condition within SETTLE_MS and sleeps again;
+ * not woken, it sees nothing for STAYS_MS.  @before: kthread_wakeups() before.
+ */
+static void expect_woken(struct __test_metadata *_metadata, pid_t pid,
+			 char letter, int woken, int before)
+{
+	int ms, seen = before;
+
+	if (!woken) {
+		for (ms = 0; ms < STAYS_MS && seen == before; ms += 10) {
+			sleep_ms(10);
+			seen = kthread_wakeups(pid);
+		}
+		ASSERT_EQ(before, seen);
+		ASSERT_EQ(letter, stat_letter(pid));
+		return;
+	}
+	for (ms = 0; ms < SETTLE_MS && seen == before; ms++) {
+		sleep_ms(1);
+		seen = kthread_wakeups(pid);
+	}
+	ASSERT_EQ(before + 1, seen);
+	ASSERT_EQ(letter, wait_for_letter(pid, letter));
+}
+
 /* wake_up_process() wakes S, D and I sleepers (not P); they sleep again. */
 TEST_F(kthread, wake_up_process)
 {
+	int before;
+
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
+	before = kthread_wakeups(self->pid);
+	ASSERT_LE(0, before);
 	ASSERT_EQ(variant->woken_by_wake_up_process, wake("wake", self->pid));
-	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
+	expect_woken(_metadata, self->pid, variant->letter,
+		     variant->woken_by_wake_up_process, before);
 }
 
 /* The TASK_INTERRUPTIBLE wake mask wakes S sleepers only. */
 TEST_F(kthread, wake_interruptible_mask)
 {
+	int before;
+
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
+	before = kthread_wakeups(self->pid);
+	ASSERT_LE(0, before);
 	ASSERT_EQ(variant->woken_by_interruptible_mask,
 		  wake("wake_interruptible", self->pid));
-	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
+	expect_woken(_metadata, self->pid, variant->letter,
+		     variant->woken_by_interruptible_mask, before);
 }
 
 /* kthread_stop() ends it whatever it sleeps in, and it leaves /proc. */
@@ -1509,6 +1555,7 @@ TEST(control_rejects_bad_requests)
 		{ "state 1 sleepy\n",			EINVAL },
 		{ "wake 1\n",				ESRCH },
 		{ "stop 1\n",				ESRCH },
+		{ "wakeups 1\n",			ESRCH },
 		{ "sleep idle\n",			EINVAL },
 		{ "sleep idle 0\n",			EINVAL },
 		{ "sleep idle -1\n",			EINVAL },

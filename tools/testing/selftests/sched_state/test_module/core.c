@@ -39,6 +39,7 @@ static int (* const cmds[])(struct request *req) = {
 	[VERB_wake]			= cmd_wake,
 	[VERB_wake_interruptible]	= cmd_wake,
 	[VERB_stop]			= cmd_stop,
+	[VERB_wakeups]			= cmd_wakeups,
 	[VERB_sleep]			= cmd_sleep,
 	[VERB_race]			= cmd_race,
 	[VERB_rtlock]			= cmd_rtlock,

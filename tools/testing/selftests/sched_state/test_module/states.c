@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_sched_state: the states, and the tasks asleep in them (the kthread,
- * state, wake, wake_interruptible, stop and sleep requests).
+ * state, wake, wake_interruptible, stop, wakeups and sleep requests).
  */
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
@@ -48,6 +48,7 @@ struct sleeper {
 	unsigned int state;
 	bool kthread;
 	bool woken;			/* the condition the sleeper waits for */
+	unsigned int wakeups;		/* a kthread's: times it found it set */
 	int wake_ret;			/* try_to_wake_up()'s answer */
 	wait_queue_head_t wq;
 	struct wait_queue_entry wait;
@@ -147,6 +148,13 @@ static int kthread_sleeper_fn(void *data)
 		if (kthread_should_park()) {
 			__set_current_state(TASK_RUNNING);
 			kthread_parkme();
+			continue;
+		}
+		/* woken: count it, then sleep again */
+		if (READ_ONCE(s->woken)) {
+			__set_current_state(TASK_RUNNING);
+			WRITE_ONCE(s->woken, false);
+			WRITE_ONCE(s->wakeups, s->wakeups + 1);
 			continue;
 		}
 		schedule();
@@ -271,6 +279,29 @@ int cmd_wake(struct request *req)
 		return ret;
 
 	return scnprintf(req->reply, req->len, "%d\n", ret);
+}
+
+/* wakeups <pid>: reply how often module kthread @pid saw itself woken. */
+int cmd_wakeups(struct request *req)
+{
+	unsigned int wakeups = 0;
+	struct sleeper *s;
+	int nr, ret;
+
+	ret = parse_pid(req->argv[1], &nr);
+	if (ret)
+		return ret;
+	mutex_lock(&sleepers_lock);
+	s = sleeper_find(nr);
+	if (s && s->kthread)
+		wakeups = READ_ONCE(s->wakeups);
+	else
+		ret = -ESRCH;
+	mutex_unlock(&sleepers_lock);
+	if (ret)
+		return ret;
+
+	return scnprintf(req->reply, req->len, "%u\n", wakeups);
 }
 
 /* Take module kthread @nr off the list of sleepers; NULL if none. */

@@ -36,6 +36,7 @@ int cmd_kthread(struct request *req);
 int cmd_state(struct request *req);
 int cmd_wake(struct request *req);
 int cmd_stop(struct request *req);
+int cmd_wakeups(struct request *req);
 int cmd_sleep(struct request *req);
 void sleepers_stop(void);
 
