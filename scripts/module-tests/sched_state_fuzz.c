@@ -14,7 +14,8 @@
  * predicts the errno of each input; any other result fails the run: an
  * unexpected errno, or the success of a malformed request.  Requests the
  * model finds valid but not harmless (kthread, race, bench, long sleeps) are
- * never sent.  Afterwards a kthread interruptible, state, stop round trip
+ * never sent.  Before, a fixed table of malformed requests must fail with
+ * its errnos; afterwards a kthread interruptible, state, stop round trip
  * must still work.
  *
  * The PRNG is seeded from the time unless -s SEED replays a run; -n sets the
@@ -732,6 +733,72 @@ static int count_kthreads(void)
 	return n;
 }
 
+/* Malformed requests fail with a clear errno and start nothing. */
+static bool bad_requests(void)
+{
+	static const struct {
+		const char *req;
+		int err;
+	} bad[] = {
+		{ "\n",					EINVAL },
+		{ "kthread",				EINVAL },
+		{ "kthread ",				EINVAL },
+		{ "kthread sleepy\n",			EINVAL },
+		{ "kthread idle junk\n",		EINVAL },
+		{ "kthread  idle\n",			EINVAL },
+		{ "kthread idle\n\n",			EINVAL },
+		{ "kthread\tidle\n",			EINVAL },
+		{ "nap 1\n",				EINVAL },
+		{ "state 1\n",				EINVAL },
+		{ "state 0 running\n",			EINVAL },
+		{ "state -1 running\n",			EINVAL },
+		{ "state 1x running\n",			EINVAL },
+		{ "state 99999999999 running\n",	ERANGE },
+		{ "state 1 sleepy\n",			EINVAL },
+		{ "wake 1\n",				ESRCH },
+		{ "stop 1\n",				ESRCH },
+		{ "wakeups 1\n",			ESRCH },
+		{ "sleep idle\n",			EINVAL },
+		{ "sleep idle 0\n",			EINVAL },
+		{ "sleep idle -1\n",			EINVAL },
+		{ "race mb 0\n",			EINVAL },
+		{ "race rmb 10\n",			EINVAL },
+		{ "rtlock now\n",			EINVAL },
+	};
+	/* a number one past its bound in sched_state.h */
+	static const struct {
+		const char *fmt;
+		int num;
+	} past[] = {
+		{ "sleep idle %d\n",	SCHED_STATE_MAX_SLEEP_MS + 1 },
+		{ "race mb %d\n",	SCHED_STATE_MAX_ROUNDS + 1 },
+	};
+	char req[SCHED_STATE_MAX_REQUEST];
+	unsigned int i, wrong = 0;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(bad) + ARRAY_SIZE(past); i++) {
+		int err = EINVAL;
+
+		if (i < ARRAY_SIZE(bad)) {
+			snprintf(req, sizeof(req), "%s", bad[i].req);
+			err = bad[i].err;
+		} else {
+			snprintf(req, sizeof(req), past[i - ARRAY_SIZE(bad)].fmt,
+				 past[i - ARRAY_SIZE(bad)].num);
+		}
+		ret = sched_state_request(req, NULL, 0);
+		if (ret == -err)
+			continue;
+		wrong++;
+		req[strcspn(req, "\n")] = '\0';
+		ksft_print_msg("request %u \"%s\": expected %s, got %s\n", i,
+			       req, strerror(err),
+			       ret ? strerror(-ret) : "success");
+	}
+	return !wrong;
+}
+
 static bool sanity(void)
 {
 	char req[SCHED_STATE_MAX_REQUEST], reply[64];
@@ -813,7 +880,7 @@ int main(int argc, char **argv)
 	if (access(SCHED_STATE_CONTROL, W_OK))
 		ksft_exit_skip("%s: %s (load test_sched_state.ko first)\n",
 			       SCHED_STATE_CONTROL, strerror(errno));
-	ksft_set_plan(2);
+	ksft_set_plan(3);
 	rng = seed;
 	self = getpid();
 	ncpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -825,6 +892,7 @@ int main(int argc, char **argv)
 	if (!buf || !dir)
 		ksft_exit_fail_msg("%s: %s\n", SCHED_STATE_DIR, strerror(errno));
 	before = count_kthreads();
+	ksft_test_result(bad_requests(), "bad requests\n");
 
 	while ((d = readdir(dir))) {
 		snprintf(path, sizeof(path), "%s/%s", SCHED_STATE_DIR, d->d_name);

@@ -1531,66 +1531,6 @@ TEST(rtlock_keeps_wakeup)
 	ASSERT_EQ(0U, after);	/* TASK_RUNNING */
 }
 
-/* Malformed requests fail with a clear errno and start nothing. */
-TEST(control_rejects_bad_requests)
-{
-	static const struct {
-		const char *req;
-		int err;
-	} bad[] = {
-		{ "\n",					EINVAL },
-		{ "kthread",				EINVAL },
-		{ "kthread ",				EINVAL },
-		{ "kthread sleepy\n",			EINVAL },
-		{ "kthread idle junk\n",		EINVAL },
-		{ "kthread  idle\n",			EINVAL },
-		{ "kthread idle\n\n",			EINVAL },
-		{ "kthread\tidle\n",			EINVAL },
-		{ "nap 1\n",				EINVAL },
-		{ "state 1\n",				EINVAL },
-		{ "state 0 running\n",			EINVAL },
-		{ "state -1 running\n",			EINVAL },
-		{ "state 1x running\n",			EINVAL },
-		{ "state 99999999999 running\n",	ERANGE },
-		{ "state 1 sleepy\n",			EINVAL },
-		{ "wake 1\n",				ESRCH },
-		{ "stop 1\n",				ESRCH },
-		{ "wakeups 1\n",			ESRCH },
-		{ "sleep idle\n",			EINVAL },
-		{ "sleep idle 0\n",			EINVAL },
-		{ "sleep idle -1\n",			EINVAL },
-		{ "race mb 0\n",			EINVAL },
-		{ "race rmb 10\n",			EINVAL },
-		{ "rtlock now\n",			EINVAL },
-	};
-	/* a number one past its bound in sched_state.h */
-	static const struct {
-		const char *fmt;
-		int num;
-	} past[] = {
-		{ "sleep idle %d\n",	SCHED_STATE_MAX_SLEEP_MS + 1 },
-		{ "race mb %d\n",	SCHED_STATE_MAX_ROUNDS + 1 },
-	};
-	const char *why = no_module();
-	unsigned int i;
-
-	if (why)
-		SKIP(return, "%s", why);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		const char *req = bad[i].req;
-
-		EXPECT_EQ(-bad[i].err, control(NULL, 0, "%s", req))
-			TH_LOG("request %u: \"%s\"", i, req);
-	}
-	for (i = 0; i < ARRAY_SIZE(past); i++) {
-		char req[SCHED_STATE_MAX_REQUEST];
-
-		snprintf(req, sizeof(req), past[i].fmt, past[i].num);
-		EXPECT_EQ(-EINVAL, control(NULL, 0, "%s", req))
-			TH_LOG("request \"%s\"", req);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	if (geteuid()) {
