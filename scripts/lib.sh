@@ -215,7 +215,8 @@ stress_figures()
 	python3 - "$1" <<-'EOF'
 	import json, sys
 	out = sys.argv[1]
-	want = {'sched_state_fuzz': ['fuzz: ', 'sanity after fuzz'],
+	want = {'sched_state_fuzz': ['bad requests', 'fuzz: ',
+	                             'sanity after fuzz'],
 	        'sched_state_lifecycle': ['load/unload cycles: ',
 	                                  'rmmod with a request in flight: ',
 	                                  'SIGKILL at random points: ',
