@@ -7,9 +7,11 @@
 #                     its "check" column says (the mainline kernels in full:
 #                     suite, hostile input and lifecycle;
 #                     the suite on the x86 LTS kernels and 6.12-arm64), the
-#                     debug kernel, and the static and build gates
+#                     debug kernel, a few kernel mutants (CHECK_MUTANTS), and
+#                     the static and build gates
 #   check.sh --full   the same with the "full" column: every kernel of every
-#                     arch, and in full one kernel per arch at least
+#                     arch, and in full one kernel per arch at least; every
+#                     kernel mutant
 . "$(dirname "$0")/lib.sh"
 set +e
 
@@ -124,6 +126,18 @@ non_root_skips()
 	[ $rc -eq 4 ] && echo "$out" | grep -q "^1..0 # SKIP .*root"
 }
 
+# The mutants make check runs (make check-full: all of mutants/): one per
+# file of the kernel they break, each rebuilding only that file.
+CHECK_MUTANTS=(proc-stopped-traced-letters ttwu-mask-wakes-normal freezer-skips-freezable)
+mutants_what()
+{
+	if [ $full = 1 ]; then
+		echo "all of mutants/"
+	else
+		echo "${CHECK_MUTANTS[*]}"
+	fi
+}
+
 full=0
 case ${1:-} in
 --full) full=1 ;;
@@ -196,6 +210,8 @@ gate "the lifecycle script waits and kills alike with and without busybox" \
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" --check "$@"' \
 	"$TOP/scripts/results.py" "${taps[@]%/ktap.tap}"
+gate "kernel mutants: $(mutants_what) turn the suite red" \
+	"$TOP/scripts/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
 gate "a farm's default run on mainline: hung_task skips, no kernel report" quiet_default mainline
 gate "CI job entries (kernelci-pipeline, tuxlava) load and fit the suite" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0"' "$TOP/scripts/ci-jobs.py"
