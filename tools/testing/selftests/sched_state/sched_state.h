@@ -37,10 +37,10 @@
  *                            kthread bound to <cpu>, or to each online CPU in
  *                            turn, times <calls> calls of each variant of the
  *                            SCHED_STATE_BENCH_VARIANT table, the variants
- *                            taking turns <repeats> times; reply one line per CPU
- *                            and variant: "<cpu> <variant> <ns>..." with the
- *                            elapsed ns of each repeat.  A fatal signal ends
- *                            it.
+ *                            taking turns <repeats> times; reply one line per
+ *                            CPU and variant: "<cpu> <variant> <ns>..." with
+ *                            the elapsed ns of each repeat.  A fatal signal
+ *                            ends it.
  *
  * A malformed request, an unknown verb or state, or a number out of range
  * fails the write with -EINVAL (-ERANGE on overflow); a pid that does not
@@ -132,16 +132,15 @@ SCHED_STATE_VERB(bench,			4)
 #endif
 
 /*
- * SCHED_STATE_BENCH_VARIANT(name, label): the variants the bench request
- * times, in the order of its reply, each with the label commit 642fa448ae
- * ("sched/core: Remove set_task_state()") printed it under.
+ * SCHED_STATE_BENCH_VARIANT(name): the variants the bench request times, in
+ * the order of its reply: set_current_state() as this kernel builds it, then
+ * the same without its barrier, the barrier alone, and the empty loop, whose
+ * time the others include.
  */
 #ifdef SCHED_STATE_BENCH_VARIANT
-SCHED_STATE_BENCH_VARIANT(set_task_state_ptr,	"set_task_state()")
-SCHED_STATE_BENCH_VARIANT(set_current_state,	"set_current_state()")
-SCHED_STATE_BENCH_VARIANT(__set_current_state,	"__set_current_state()")
-SCHED_STATE_BENCH_VARIANT(smp_store_release,	"smp_store_release()")
-SCHED_STATE_BENCH_VARIANT(write_once_mb,	"WRITE_ONCE()+smp_mb()")
-SCHED_STATE_BENCH_VARIANT(empty_loop,		"empty loop")
+SCHED_STATE_BENCH_VARIANT(set_current_state)
+SCHED_STATE_BENCH_VARIANT(__set_current_state)
+SCHED_STATE_BENCH_VARIANT(smp_mb)
+SCHED_STATE_BENCH_VARIANT(empty_loop)
 #undef SCHED_STATE_BENCH_VARIANT
 #endif

@@ -14,17 +14,18 @@
 #include "test_sched_state.h"
 
 /*
- * bench <calls> <repeats> <cpu|all>: the latency benchmark of commit
- * 642fa448ae ("sched/core: Remove set_task_state()"), which timed some 65
- * million calls of set_task_state(current, ..) against set_current_state().
- * A kthread bound to <cpu>, or to each online CPU in turn, times <calls>
- * calls of each variant of SCHED_STATE_BENCH_VARIANTS; every variant stores TASK_RUNNING, so the
- * thread never sleeps.  The variants take turns within each of the <repeats>
- * rounds, so that drift hits them alike.  Preemption is off while a chunk
- * runs, at most BENCH_CHUNK_CALLS calls or BENCH_CHUNK_NS, with cond_resched()
- * between chunks; the time of the chunks adds up to a variant's time.  Reply
- * one line per CPU and variant: "<cpu> <variant> <ns of each repeat>...".
- * Past SCHED_STATE_MAX_BUSY_MS, checked between chunks, it fails.
+ * bench <calls> <repeats> <cpu|all>: the latency of set_current_state() as
+ * this kernel builds it (with debug_normal_state_change() and the
+ * sched_set_state_tp tracepoint, when configured), against its parts.  A
+ * kthread bound to <cpu>, or to each online CPU in turn, times <calls>
+ * calls of each variant of SCHED_STATE_BENCH_VARIANT; every variant stores
+ * TASK_RUNNING, so the thread never sleeps.  The variants take turns within
+ * each of the <repeats> rounds, so that drift hits them alike.  Preemption
+ * is off while a chunk runs, at most BENCH_CHUNK_CALLS calls or
+ * BENCH_CHUNK_NS, with cond_resched() between chunks; the time of the
+ * chunks adds up to a variant's time.  Reply one line per CPU and variant:
+ * "<cpu> <variant> <ns of each repeat>...".  Past SCHED_STATE_MAX_BUSY_MS,
+ * checked between chunks, it fails.
  */
 #define BENCH_BLOCK		1024U		/* calls between clock reads */
 #define BENCH_CHUNK_CALLS	(1024U * 1024)
@@ -33,55 +34,29 @@
 /* "<cpu> <variant>", then " <ns>" a repeat, then the newline */
 #define BENCH_LINE_LEN(repeats)	(5 + 19 + 14 * (repeats) + 1)
 
-/*
- * The variants: each stores TASK_RUNNING @n times, so what is timed is the
- * store and its ordering, never a sleep.
- */
-static noinline void bench_set_current_state(struct task_struct *tsk,
-					     unsigned int n)
+/* The variants, each @n times: what is timed is never a sleep. */
+static noinline void bench_set_current_state(unsigned int n)
 {
 	while (n--)
 		set_current_state(TASK_RUNNING);
 }
 
-/* The removed set_task_state(): @tsk comes in as lock slowpaths pass it. */
-static noinline void bench_set_task_state_ptr(struct task_struct *tsk,
-					      unsigned int n)
-{
-	while (n--) {
-		/* what set_task_state() was: the store, then a full barrier */
-		smp_store_mb(tsk->__state, TASK_RUNNING);
-	}
-}
-
-static noinline void bench___set_current_state(struct task_struct *tsk,
-					       unsigned int n)
+static noinline void bench___set_current_state(unsigned int n)
 {
 	while (n--)
 		__set_current_state(TASK_RUNNING);
 }
 
-static noinline void bench_smp_store_release(struct task_struct *tsk,
-					     unsigned int n)
+static noinline void bench_smp_mb(unsigned int n)
 {
 	while (n--) {
-		/* orders earlier accesses only: no store-load ordering */
-		smp_store_release(&current->__state, TASK_RUNNING);
-	}
-}
-
-static noinline void bench_write_once_mb(struct task_struct *tsk,
-					 unsigned int n)
-{
-	while (n--) {
-		WRITE_ONCE(current->__state, TASK_RUNNING);
-		/* the generic smp_store_mb(): a store, then a full barrier */
+		/* set_current_state()'s barrier alone */
 		smp_mb();
 	}
 }
 
 /* The loop alone, its overhead; barrier() keeps it from being optimized out. */
-static noinline void bench_empty_loop(struct task_struct *tsk, unsigned int n)
+static noinline void bench_empty_loop(unsigned int n)
 {
 	while (n--)
 		barrier();
@@ -89,9 +64,9 @@ static noinline void bench_empty_loop(struct task_struct *tsk, unsigned int n)
 
 static const struct {
 	const char *name;
-	void (*fn)(struct task_struct *tsk, unsigned int n);
+	void (*fn)(unsigned int n);
 } bench_variants[] = {
-#define SCHED_STATE_BENCH_VARIANT(name, ...)	{ #name, bench_##name },
+#define SCHED_STATE_BENCH_VARIANT(name)	{ #name, bench_##name },
 #include "../sched_state.h"
 };
 
@@ -110,7 +85,6 @@ struct bench {
 static int bench_time(struct bench *b, unsigned int v, unsigned int r)
 {
 	unsigned int n, chunk, calls = b->calls;
-	struct task_struct *tsk = current;
 	u64 start, now, ns = 0;
 
 	while (calls) {
@@ -125,7 +99,7 @@ static int bench_time(struct bench *b, unsigned int v, unsigned int r)
 		for (chunk = 0; calls && chunk < BENCH_CHUNK_CALLS &&
 		     now - start < BENCH_CHUNK_NS; chunk += n) {
 			n = min(calls, BENCH_BLOCK);
-			bench_variants[v].fn(tsk, n);
+			bench_variants[v].fn(n);
 			calls -= n;
 			now = ktime_get_ns();
 		}
