@@ -1,16 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The two benchmarks of commit 642fa448ae under QEMU, reported per arch in
-# the commit's layout ("== 1. x86-64 ==", "== 2. ppc64le ==", "== 3.
-# arm64 =="; then "== 4. arm =="): boot each kernel, run the in-kernel
-# set_current_state() latency benchmark (set_state_bench with
-# test_sched_state.ko) and will-it-scale unlink1 (unlink_bench) in it
-# (scripts/guest/bench.sh), take back their JSON from vm.sh's
-# <out>/files, then print per arch the commit's two "Avg runtime" lines and
-# its "Hmean unlink1-processes-N" rows (scripts/compare.py), the arch's
-# first kernel the baseline, and with several arches a table of each
-# variant's corrected ns/call across them.  Time in the guest is emulated
-# (TCG): compare ratios within one arch and one run, never against hardware.
+# The benchmarks of commit 642fa448ae under QEMU, reported per arch in the
+# commit's layout ("== 1. x86-64 ==", "== 2. ppc64le ==", "== 3. arm64 ==";
+# then "== 4. arm =="), and the live path: boot each kernel, run in it
+# (scripts/guest/bench.sh) the commit's comparison, set_task_state(current,
+# ..) as it was against set_current_state() (the tooling's module,
+# scripts/bench/seed), the overlay's sched_state_bench (set_current_state()
+# as the kernel builds it, __set_current_state(), smp_mb(), with
+# test_sched_state.ko) and will-it-scale unlink1 (unlink_bench), take back
+# their output from vm.sh's <out>/files, then print per arch the commit's
+# two "Avg runtime" lines and its "Hmean unlink1-processes-N" rows
+# (scripts/compare.py), the arch's first kernel the baseline, and
+# sched_state_bench's medians and ratios to set_current_state(); with
+# several arches, a table of the live path's net ns/call across them.
+# Time in the guest is emulated (TCG): compare ratios within one arch and
+# one run, never against hardware.
 #
 # The kernels (names of scripts/kernels.tsv):
 #   BENCH_KERNELS="a b ..."  those, grouped by arch
@@ -20,36 +24,37 @@
 #   ARCH=<arch>              that arch's first kernel and its -rt twin
 #                            (mainline and mainline-rt on x86_64, the default)
 # Each boot's TAP, dmesg, console and result.json: $BUILD/<kernel>/bench;
-# the JSON, the full compare.py tables and the plots: $BUILD/bench.
+# what came back (<kernel>-seed.txt, -live.tap, -unlink1.json), the full
+# compare.py tables and the plots: $BUILD/bench.
 #
-# Knobs: BENCH_CALLS (65000000), BENCH_REPEATS (5), BENCH_CPU (a CPU or
-# all; default the first online), BENCH_TASKS (unlink1's task counts,
-# default 2..4 x CPUs), BENCH_WARMUP (5), BENCH_SAMPLES (5), BENCH_INTERVAL
-# ms (1000), BENCH_TIMEOUT s per boot.  QUICK=1: 5000000 calls x 3 repeats,
-# tasks 2,4, 1 warm-up and 3 samples of 250 ms.
+# Knobs: BENCH_CALLS (the commit's comparison: 65000000), BENCH_REPEATS (5),
+# BENCH_LIVE_CALLS (sched_state_bench: 10000000), BENCH_CPU (its CPU or all;
+# default 0), BENCH_TASKS (unlink1's task counts, default 2..4 x CPUs),
+# BENCH_WARMUP (5), BENCH_SAMPLES (5), BENCH_INTERVAL ms (1000),
+# BENCH_TIMEOUT s per boot.  QUICK=1: 5000000 calls (1000000 live) x 3
+# repeats, tasks 2,4, 1 warm-up and 3 samples of 250 ms.
 . "$(dirname "$0")/lib.sh"
 
 out=$BUILD/bench
 if [ "${QUICK:-0}" = 1 ]; then
-	: "${BENCH_CALLS:=5000000}" "${BENCH_REPEATS:=3}" "${BENCH_TASKS:=2,4}"
-	: "${BENCH_WARMUP:=1}" "${BENCH_SAMPLES:=3}" "${BENCH_INTERVAL:=250}"
+	: "${BENCH_CALLS:=5000000}" "${BENCH_LIVE_CALLS:=1000000}" "${BENCH_REPEATS:=3}"
+	: "${BENCH_TASKS:=2,4}" "${BENCH_WARMUP:=1}" "${BENCH_SAMPLES:=3}" "${BENCH_INTERVAL:=250}"
 fi
-calls=${BENCH_CALLS:-65000000} repeats=${BENCH_REPEATS:-5}
+calls=${BENCH_CALLS:-65000000} live=${BENCH_LIVE_CALLS:-10000000} repeats=${BENCH_REPEATS:-5}
 warmup=${BENCH_WARMUP:-5} samples=${BENCH_SAMPLES:-5} interval=${BENCH_INTERVAL:-1000}
-for v in "$calls" "$repeats" "$warmup" "$samples" "$interval"; do
-	[[ $v =~ ^[0-9]+$ ]] || die "BENCH_CALLS, _REPEATS, _WARMUP, _SAMPLES, _INTERVAL: not a number: '$v'"
+for v in "$calls" "$live" "$repeats" "$warmup" "$samples" "$interval"; do
+	[[ $v =~ ^[0-9]+$ ]] || die "BENCH_CALLS, _LIVE_CALLS, _REPEATS, _WARMUP, _SAMPLES, _INTERVAL: not a number: '$v'"
 done
 [[ ${BENCH_CPU:-0} =~ ^([0-9]+|all)$ ]] || die "BENCH_CPU=$BENCH_CPU: expected a CPU number or all"
 [[ ${BENCH_TASKS:-2} =~ ^[0-9]+(,[0-9]+)*$ ]] || die "BENCH_TASKS=$BENCH_TASKS: expected N,N,..."
-lat=(-n "$calls" -r "$repeats")
-[ -z "${BENCH_CPU:-}" ] || lat+=(-c "$BENCH_CPU")
 unl=(-b unlink1 -m processes -w "$warmup" -s "$samples" -i "$interval")
 [ -z "${BENCH_TASKS:-}" ] || unl+=(-t "$BENCH_TASKS")
-guest="sh /guest/bench.sh ${lat[*]} -- ${unl[*]}"
-# A bound per boot: 6 variants on 2 CPUs at 50 ns a call (5 x what TCG
-# takes on a quiet host), four unlink1 task counts, and the boot; three
-# times that for an arch that TCG translates from another instruction set.
-timeout=$((300 + calls * repeats * 6 / 10000000 +
+guest="sh /guest/bench.sh calls=$calls repeats=$repeats -- -n $live -r $repeats -c ${BENCH_CPU:-0} -- ${unl[*]}"
+# A bound per boot: the seed's 2 variants, and sched_state_bench's 4 on 2
+# CPUs, at 50 ns a call (5 x what TCG takes on a quiet host), four unlink1
+# task counts, and the boot; three times that for an arch that TCG
+# translates from another instruction set.
+timeout=$((300 + (calls + 8 * live) * repeats / 10000000 +
 	4 * ((warmup + samples) * interval / 1000 + 10)))
 
 # rt_twin NAME: the PREEMPT_RT line of NAME's release and arch, if any:
@@ -85,7 +90,7 @@ else
 fi
 
 # bench_boot KNAME: build for KNAME, boot it, run the guest command and
-# keep the JSON it handed back as $out/<kernel>-{latency,unlink1}.json;
+# keep what it handed back as $out/<kernel>-{seed.txt,live.tap,unlink1.json};
 # "single": the kernel KERNEL, ARCH or KIMAGE name.  Prints the name.
 bench_boot()
 {
@@ -101,16 +106,16 @@ bench_boot()
 	arch_set "$KARCH"
 	[ -z "$A_CROSS" ] || timeout=$((timeout * 3))
 	say "benchmarking $KIMAGE ($KNAME, $KARCH) in QEMU"
-	rm -f "$out/$KNAME"-{latency,unlink1}.json
+	rm -f "$out/$KNAME"-{seed.txt,live.tap,unlink1.json}
 	echo "$KNAME"
 	"$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --timeout "${BENCH_TIMEOUT:-$timeout}" \
 		--out "$vmout" --guest-cmd "$guest" >&2 || exit 1
 	# the chunks must keep the watchdogs quiet, even under TCG
 	! grep -nE 'soft lockup|hard LOCKUP|rcu.*stall|blocked for more than' \
 		"$vmout/dmesg.log" >&2 || exit 1
-	for f in latency unlink1; do
-		cp "$vmout/files/$f.json" "$out/$KNAME-$f.json" ||
-			{ say "$KNAME: no $f.json came back"; exit 1; }
+	for f in seed.txt live.tap unlink1.json; do
+		cp "$vmout/files/$f" "$out/$KNAME-$f" ||
+			{ say "$KNAME: no $f came back"; exit 1; }
 	done
 }
 
@@ -154,13 +159,13 @@ done
 # then the table across arches
 print_report()
 {
-	local a k n=0 firsts=() first_kernels='' sections=() ks lsets usets failed=0
+	local a k n=0 firsts=() first_kernels='' sections=() ks ssets lsets usets failed=0
 
-	echo "== commit 642fa448ae's benchmarks in QEMU, per architecture"
-	echo "== TCG on this $(uname -m) host emulates each architecture's barriers with"
-	echo "== the host's own instructions: only ratios within one architecture and"
-	echo "== one run carry meaning, never nanoseconds across architectures, runs or"
-	echo "== against hardware."
+	echo "== commit 642fa448ae's benchmarks in QEMU, per architecture, and the"
+	echo "== live path.  TCG on this $(uname -m) host emulates each architecture's"
+	echo "== barriers with the host's own instructions: only ratios within one"
+	echo "== architecture and one run carry meaning, never nanoseconds across"
+	echo "== architectures, runs or against hardware."
 	for a in $(arch_order); do
 		n=$((n + 1))
 		ks=()
@@ -168,39 +173,49 @@ print_report()
 			[ "$(result_value "$BUILD/$k/bench/result.json" arch)" != "$a" ] || ks+=("$k")
 		done
 		((${#ks[@]})) || continue
-		firsts+=("${a/x86_64/x86-64}=$out/${ks[0]}-latency.json")
+		firsts+=("${a/x86_64/x86-64}=$out/${ks[0]}-live.tap")
 		first_kernels+="${first_kernels:+,} ${a/x86_64/x86-64}: ${ks[0]}"
-		lsets=() usets=()
+		ssets=() lsets=() usets=()
 		for k in "${ks[@]}"; do
-			lsets+=("$k=$out/$k-latency.json")
+			ssets+=("$k=$out/$k-seed.txt")
+			lsets+=("$k=$out/$k-live.tap")
 			usets+=("$k=$out/$k-unlink1.json")
 		done
 		echo
 		echo "== $n. ${a/x86_64/x86-64} =="
 		echo
-		python3 "$TOP/scripts/compare.py" --avg-runtime "${lsets[@]}" || failed=1
+		python3 "$TOP/scripts/compare.py" --avg-runtime "${ssets[@]}" || failed=1
 		echo
 		python3 "$TOP/scripts/compare.py" --only Hmean "${usets[@]}" || failed=1
 		echo
+		echo "live path, sched_state_bench: ns/call over the repeats; net: less the"
+		echo "empty loop; ratio: net over set_current_state()'s"
+		for k in "${ks[@]}"; do
+			((${#ks[@]} == 1)) || echo "$k:"
+			grep -E '^# cpu [0-9]+ [a-z_]+ +ns/call median' "$out/$k-live.tap" |
+				sed 's/^# //' || failed=1
+		done
+		echo
 		for k in "${ks[@]}"; do bench_facts "$k" || failed=1; done
-		compare_sets "$out/$a-latency.txt" "$out/$a-latency" "${lsets[@]}" || failed=1
+		compare_sets "$out/$a-seed.txt" "$out/$a-seed" "${ssets[@]}" || failed=1
+		compare_sets "$out/$a-live.txt" "$out/$a-live" "${lsets[@]}" || failed=1
 		compare_sets "$out/$a-unlink1.txt" "$out/$a-unlink1" "${usets[@]}" || failed=1
-		echo "all statistics: $out/$a-latency.txt $out/$a-unlink1.txt"
+		echo "all statistics: $out/$a-seed.txt $out/$a-live.txt $out/$a-unlink1.txt"
 		sections+=("$a")
 	done
 	# one arch: its full tables too, as compare.py prints them
 	if ((${#sections[@]} == 1)); then
-		echo
-		cat "$out/${sections[0]}-latency.txt"
-		echo
-		cat "$out/${sections[0]}-unlink1.txt"
+		for k in seed live unlink1; do
+			echo
+			cat "$out/${sections[0]}-$k.txt"
+		done
 	fi
 	if ((${#firsts[@]} > 1)); then
 		echo
-		echo "== set_current_state() and friends across architectures: corrected"
-		echo "== ns/call (the mean less the empty loop's) of each arch's first kernel,"
-		echo "== and its ratio to set_current_state() on the same arch.  Emulated"
-		echo "== time: read the ratios down a column, not the nanoseconds across."
+		echo "== the live path across architectures: net ns/call (the mean less"
+		echo "== the empty loop's) of each arch's first kernel, and its ratio to"
+		echo "== set_current_state() on the same arch.  Emulated time: read the"
+		echo "== ratios down a column, not the nanoseconds across."
 		echo "== Kernels:${first_kernels}"
 		echo
 		python3 "$TOP/scripts/compare.py" --arches "${firsts[@]}" || failed=1
@@ -210,5 +225,5 @@ print_report()
 
 print_report >"$out/report.txt" || bad=1
 cat "$out/report.txt"
-say "report: $out/report.txt; results: $out/*.json; plots: $out/<arch>-{latency,unlink1}.{png,svg} (with gnuplot)"
+say "report: $out/report.txt; results: $out/<kernel>-*; plots: $out/<arch>-{seed,live,unlink1}.{png,svg} (with gnuplot)"
 exit $bad

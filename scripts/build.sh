@@ -11,7 +11,8 @@
 # static, in a make O= directory of its own that first gets KSRC's uapi
 # headers for the arch (make O= headers, as kselftest.rst says).  The
 # tooling's own programs (scripts/programs.mk: the module's tests, unlink1)
-# are built alike and installed beside, in sched_state-tooling/.
+# are built alike and installed beside, in sched_state-tooling/, with its
+# module (scripts/bench/seed), built against KDIR as test_sched_state.ko.
 . "$(dirname "$0")/lib.sh"
 pick_kernel
 arch_set "$KARCH"
@@ -77,7 +78,15 @@ cp -r "$SELFTESTS"/sched_state/{*.h,test_module} "$mod/"
 make -C "$mod/test_module" KDIR="$KDIR" "${cross[@]}" >"$log" 2>&1 &&
 	[ -f "$mod/test_module/test_sched_state.ko" ] ||
 	{ tail -n 30 "$log"; die "test_sched_state.ko did not build for $KNAME; log: $log"; }
+# the tooling's module (scripts/bench/seed), against the same KDIR
+seed=$BUILD/$KNAME/seed
+rm -rf "$seed"
+cp -r "$TOP/scripts/bench/seed" "$seed"
+make -C "$KDIR" O="$(cd "$KDIR" && pwd)" M="$seed" "${cross[@]}" modules >>"$log" 2>&1 &&
+	[ -f "$seed/sched_state_seed.ko" ] ||
+	{ tail -n 30 "$log"; die "sched_state_seed.ko did not build for $KNAME; log: $log"; }
 cp -a "$progs" "$out"
+cp "$seed/sched_state_seed.ko" "$out/sched_state-tooling/bench/"
 # the programs were built without a KDIR; this tree has the module
 rm -f "$out/sched_state/module-not-built"
 mkdir -p "$out/sched_state/test_module"

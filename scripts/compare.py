@@ -31,24 +31,33 @@ Two kinds of result file are read, told apart by "benchmark":
    processes against threads, or unlink1 against unlink2) they are matched by
    task count under the baseline's names.
 
-2. the in-kernel set_current_state() latency benchmark:
+2. the in-kernel set_current_state() latency benchmarks:
 
    {"benchmark": "set_current_state-latency", "kernel": "6.1.0-18-amd64",
     "calls": 65000000, "repeats": 10,
     "variants": {
-      "set_current_state":   {"ns_per_call": [r1, ...], "total_ms": [...]},
-      "set_task_state_ptr":  {...},   set_task_state(current, ..) as it was
+      "set_task_state_ptr":  {"ns_per_call": [r1, ...], "total_ms": [...]},
+      "set_current_state":   {...},
       "__set_current_state": {...},
-      "smp_store_release":   {...},
-      "write_once_mb":       {...},   WRITE_ONCE() + smp_mb()
+      "smp_mb":              {...},
       "empty_loop":          {...}}}  the loop alone: the overhead
 
-   Each list has one entry per repeat: "calls" calls timed as a whole,
-   "total_ms" its wall time and "ns_per_call" = total_ms * 1e6 / calls
-   (either may be left out and is then derived from the other).  Printed per
-   set as commit 642fa448ae did ("Avg runtime set_current_state(): 552
-   msecs", the mean of total_ms), then a compare-kernels block of ns/call:
-   Min, Median, Amean, Stddev and Corrected (Amean minus empty_loop's Amean).
+   or, as text, what produces them: the kernel log lines of the tooling's
+   sched_state_seed.ko (scripts/bench/seed: set_task_state(current, ..) as
+   it was, set_current_state()) or the KTAP of the overlay's
+   sched_state_bench (the live path: set_current_state(),
+   __set_current_state(), smp_mb(), the empty loop), both with the lines
+     ... kernel <release>, <calls> calls x <repeats> repeats ...
+     ... cpu <cpu> repeat <r> ns: <variant> <ns> ...        (the seed)
+     ... cpu <cpu> repeat <r> ns/call: <variant> <ns/call> ... (the bench)
+
+   Each list has one entry per repeat (and CPU): "calls" calls timed as a
+   whole, "total_ms" its wall time and "ns_per_call" = total_ms * 1e6 /
+   calls (either may be left out and is then derived from the other).
+   Printed per set as commit 642fa448ae did ("Avg runtime
+   set_current_state(): 552 msecs", the mean of total_ms), then a
+   compare-kernels block of ns/call: Min, Median, Amean, Stddev and
+   Corrected (Amean minus empty_loop's Amean).
 
 Output (mmtests' compare-kernels, bin/lib/MMTests/Compare.pm and
 PrintGeneric.pm): two header lines with the set names split at their first
@@ -97,10 +106,11 @@ CMP_WIDTH = 7                   # mmtests _CompareLength (6 before June 2017)
 
 LATENCY = 'set_current_state-latency'
 VARIANTS = ['set_task_state_ptr', 'set_current_state', '__set_current_state',
-            'smp_store_release', 'write_once_mb', 'empty_loop']
+            'smp_mb', 'empty_loop']
 LABELS = {'set_task_state_ptr': 'set_task_state()',
-          'write_once_mb': 'WRITE_ONCE()+smp_mb()',
           'empty_loop': 'empty loop'}
+HEADER_RE = re.compile(r'kernel (\S+), (\d+) calls x (\d+) repeats')
+REPEAT_RE = re.compile(r'cpu \d+ repeat \d+ (ns|ns/call): (.*)')
 
 
 class InputError(Exception):
@@ -221,12 +231,36 @@ def significant(a, b):
 
 # --- input --------------------------------------------------------------
 
+def parse_text(text):
+    """A latency result from the lines of sched_state_seed.ko or
+    sched_state_bench, or None."""
+    head = HEADER_RE.search(text)
+    if not head:
+        return None
+    calls = int(head.group(2))
+    variants = {}
+    for m in REPEAT_RE.finditer(text):
+        words = m.group(2).split()
+        for name, val in zip(words[::2], words[1::2]):
+            ns = float(val) / (calls if m.group(1) == 'ns' else 1)
+            variants.setdefault(name, {'ns_per_call': []})
+            variants[name]['ns_per_call'].append(ns)
+    return {'benchmark': LATENCY, 'kernel': head.group(1), 'calls': calls,
+            'repeats': int(head.group(3)), 'variants': variants}
+
+
 def load(path):
     try:
         with open(path) as f:
-            data = json.load(f)
-    except (OSError, ValueError) as e:
+            text = f.read()
+    except OSError as e:
         raise InputError(f'{path}: {e}') from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        data = parse_text(text)
+        if data is None:
+            raise InputError(f'{path}: {e}') from None
     if not isinstance(data, dict) or 'benchmark' not in data:
         raise InputError(f'{path}: not a result file (no "benchmark")')
     data['_path'] = path
@@ -435,6 +469,8 @@ def latency_table(sets, only=None):
     for title, fn in stats:
         if only and title not in only:
             continue
+        if not fn and corrected(0, ops[0]) is None:
+            continue            # no empty_loop to correct by
         for v in ops:
             cells = []
             base = per_set[0][v][0]
@@ -738,6 +774,20 @@ def self_test():
           '       9.000 (  2.25x)')
     check('arches: empty loop row', out[3],
           'empty loop, ns/call       0.500' + ' ' * 17 + '0.500')
+    seed = parse_text('[ 1.0] sched_state_seed: kernel 6.12.1, 1000 calls'
+                      ' x 2 repeats\n[ 2.0] sched_state_seed: cpu 0 repeat 1'
+                      ' ns: set_task_state_ptr 3000 set_current_state 2000\n'
+                      'sched_state_seed: cpu 1 repeat 2 ns: '
+                      'set_task_state_ptr 5000 set_current_state 2000\n')
+    check('seed lines: kernel', seed['kernel'], '6.12.1')
+    check('seed lines: ns per call', seed['variants']['set_task_state_ptr']
+          ['ns_per_call'][1], 5.0)
+    live = parse_text('# sched_state_bench: kernel 6.19.0, 1000 calls x 1 '
+                      'repeats on cpu 0\n# cpu 0 repeat 1 ns/call: '
+                      'set_current_state 4.500 smp_mb 2.250\n')
+    check('bench lines: ns per call', live['variants']['smp_mb']
+          ['ns_per_call'][0], 2.25)
+    check('not a result', parse_text('# cpu 0 repeat 1 ns/call: x 1'), None)
     print('self-test: ' + ('FAILED' if failed else 'passed'))
     return 1 if failed else 0
 

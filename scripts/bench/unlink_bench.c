@@ -47,7 +47,6 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
-#include "bench_util.h"
 
 #define SLOT_SIZE	256	/* one counter per slot: no shared cache line */
 #define MAX_TASKS	1024
@@ -59,6 +58,35 @@
 #define NSEC_PER_SEC	1000000000LL
 #define READY_TIMEOUT	30	/* seconds for the tasks to get ready */
 #define REAP_TIMEOUT	5	/* seconds for the tasks to leave */
+
+/* @s, all of it a decimal number in [@lo, @hi], into @val. */
+static bool parse_int(const char *s, int lo, int hi, int *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return false;
+	*val = v;
+	return true;
+}
+
+/* @s as a JSON string, quoted and escaped. */
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
 
 enum bench { UNLINK1, UNLINK2 };
 
