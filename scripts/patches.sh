@@ -198,7 +198,7 @@ check_patch()
 	[ -x "$PTREE/$ST/sched_state_test" ] || { echo "  build: no sched_state_test"; return 1; }
 	[ -z "${KDIR:-}" ] || ko=test_module/test_sched_state.ko
 	[ -f "$PTREE/$ST/$ko" ] || [ -z "${KDIR:-}" ] || { echo "  build: no $ko"; return 1; }
-	echo "  build: ok, $(cd "$PTREE/$ST" && find sched_state_test set_state_bench 2>/dev/null | tr '\n' ' ')$ko"
+	echo "  build: ok, $(cd "$PTREE/$ST" && find sched_state_test sched_state_bench 2>/dev/null | tr '\n' ' ')$ko"
 	# the scheduler book, with no warning the base lacks
 	"$TOP/scripts/docs.sh" --warnings "$PTREE" "$log.warnings" >"$log.docs" 2>&1 || { cat "$log.docs"; echo "  docs: FAILED"; return 1; }
 	out=$(comm -23 "$log.warnings" "$CHK/base.warnings")
