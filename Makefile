@@ -24,7 +24,8 @@
 #                tooling's own programs beside, in sched_state-tooling/)
 #   make checkpatch  checkpatch.pl --strict on every overlay file
 #   make bench   the commit's two benchmarks in QEMU, in the commit's
-#                layout: mainline vs mainline-rt (QUICK=1: one kernel);
+#                layout, and the live path (sched_state_bench):
+#                mainline vs mainline-rt (QUICK=1: one kernel);
 #                ARCH=<arch>: that arch's kernel and its -rt twin;
 #                ARCH=all: Debian's 6.12 on every arch, one report
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style (QUICK=1)
