@@ -15,10 +15,19 @@
 
 /*
  * race <mb|nomb> <rounds>: the lost-wakeup race, on two CPUs.  Each round
- * the sleeper sets its state, tests the condition and sleeps; the waker sets
- * the condition and wakes it.  This is the store-buffering shape of
- * tools/memory-model SB+fencembonceonces: with set_current_state()'s barrier
- * ("mb") no wakeup may be lost; __set_current_state() ("nomb") allows it.
+ * the two threads meet at a spin barrier and go at once: the sleeper sets
+ * its state and tests the condition, the waker sets the condition and wakes
+ * it.  This is the store-buffering shape of tools/memory-model
+ * SB+fencembonceonces: with set_current_state()'s barrier ("mb") no wakeup
+ * may be lost; __set_current_state() ("nomb") allows it, when the store of
+ * the state is still in the sleeper's store buffer as try_to_wake_up()
+ * reads it.  To hold it there, the sleeper first stores to RACE_LINES cache
+ * lines that the waker has just written (stores drain in order, each of
+ * these a miss); a random delay of up to RACE_SWEEP loops sweeps its test
+ * across the waker's store.  The spins are bare loops: with cpu_relax()
+ * (on x86 under QEMU's TCG, a trip out of the translated code) the two
+ * race less often.
+ *
  * A wakeup is lost when wake_up_process() found the sleeper still running
  * (returned 0) and the sleeper then slept out RACE_BOUND all the same, the
  * wakeup long past.  A sleeper that merely ran late, its vCPU starved by the
@@ -28,19 +37,43 @@
  */
 #define RACE_BOUND	msecs_to_jiffies(100)
 #define RACE_MAX_LOST	10
+#define RACE_LINES	4
+#define RACE_SWEEP	200
 
 struct race {
 	struct task_struct *sleeper, *waker;
 	unsigned int rounds, done, lost;
 	bool barrier;
 	unsigned long deadline;	/* in jiffies */
-	int ready;		/* the round the sleeper waits in */
-	int cond;		/* the round the waker has signalled */
 	int woken_round;	/* the last round whose wakeup has returned */
 	int woke;		/* what wake_up_process() returned then */
 	u64 woken_ns;		/* and when it returned */
 	struct completion finished;
+	/* each on a line of its own: the two CPUs write them */
+	int cond ____cacheline_aligned;	/* the round the waker has signalled */
+	int sleeper_round ____cacheline_aligned;	/* the round each reached */
+	int waker_round ____cacheline_aligned;
+	struct {
+		int v;
+	} ____cacheline_aligned line[RACE_LINES];
 };
+
+/* Reach @round, then wait for the other thread to reach it. */
+static bool race_meet(int *mine, int *theirs, int round)
+{
+	unsigned long spins = 0;
+
+	WRITE_ONCE(*mine, round);
+	while (READ_ONCE(*theirs) < round) {
+		if (!(++spins % 1024)) {
+			if (kthread_should_stop())
+				return false;
+			cond_resched();
+		}
+		barrier();
+	}
+	return true;
+}
 
 static bool race_wait_round(struct race *r, int round)
 {
@@ -72,19 +105,26 @@ static bool race_wait_round(struct race *r, int round)
 static int race_sleeper_fn(void *data)
 {
 	struct race *r = data;
+	unsigned int delay, i;
 	int round;
 
 	for (round = 1; round <= r->rounds && r->lost < RACE_MAX_LOST; round++) {
 		if (time_after(jiffies, r->deadline))
 			break;
-		WRITE_ONCE(r->ready, round);
+		delay = get_random_u32_below(RACE_SWEEP + 1);
+		if (!race_meet(&r->sleeper_round, &r->waker_round, round))
+			break;
+		while (delay--)
+			barrier();
+		for (i = 0; i < RACE_LINES; i++)
+			WRITE_ONCE(r->line[i].v, round);
 		if (!race_wait_round(r, round))
 			break;
 		__set_current_state(TASK_RUNNING);
 		r->done = round;
 	}
 	__set_current_state(TASK_RUNNING);
-	WRITE_ONCE(r->ready, INT_MAX);
+	WRITE_ONCE(r->sleeper_round, INT_MAX);
 	complete(&r->finished);
 	wait_for_kthread_stop();
 	return 0;
@@ -93,21 +133,17 @@ static int race_sleeper_fn(void *data)
 static int race_waker_fn(void *data)
 {
 	struct race *r = data;
-	unsigned long spins = 0;
+	unsigned int i;
 	int round;
 
 	for (round = 1; round <= r->rounds; round++) {
-		while (READ_ONCE(r->ready) < round) {
-			if (kthread_should_stop())
-				return 0;
-			if (!(++spins % 1024))
-				cond_resched();
-			cpu_relax();
-		}
-		if (READ_ONCE(r->ready) == INT_MAX)
+		/* the lines the sleeper's stores will miss on */
+		for (i = 0; i < RACE_LINES; i++)
+			WRITE_ONCE(r->line[i].v, -round);
+		if (!race_meet(&r->waker_round, &r->sleeper_round, round))
+			return 0;
+		if (READ_ONCE(r->sleeper_round) == INT_MAX)
 			break;
-		/* sweep the wakeup across the sleeper's window */
-		ndelay(get_random_u32_below(2000));
 		WRITE_ONCE(r->cond, round);
 		WRITE_ONCE(r->woke, wake_up_process(r->sleeper));
 		WRITE_ONCE(r->woken_ns, ktime_get_ns());
