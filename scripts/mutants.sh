@@ -44,6 +44,10 @@ VM_TIMEOUT=${MUTANT_TIMEOUT:-420}
 
 # files PATCH: the files a patch changes, relative to the tree's top
 files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
+# module_only PATCH: its header says "Build: module": a header that only
+# the module's code is to see changed (a macro it expands); the kernel is
+# not rebuilt, the module is built against the patched tree
+module_only() { sed -n '/^--- /q; /^Build: *module *$/p' "$1" | grep -q .; }
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
@@ -82,6 +86,9 @@ revert()
 	for f in $(files "$1"); do
 		cmp -s "$pristine/$f" "$src/$f" ||
 			die "$src/$f differs from the pristine tree after reverting ${1##*/}; remove $work"
+		# no kernel object saw the change: back to the pristine file and
+		# its time, or the next build recompiles all that includes it
+		! module_only "$1" || ln -f "$pristine/$f" "$src/$f"
 	done
 	rm -f "$work/applied"
 }
@@ -290,7 +297,14 @@ for n in "${names[@]}"; do
 	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
 		die "mutant $n does not apply to $pristine"
 	ok=
-	if ! kmake "$n"; then
+	if module_only "$p"; then
+		say "mutants: $n: the module only, on the unmutated kernel"
+		if stage "$n"; then
+			ok=1
+		else
+			why="the suite does not build for it: $OUT/$n/stage.log"
+		fi
+	elif ! kmake "$n"; then
 		why="the kernel does not build: $OUT/$n/build.log"
 	elif ! stage "$n"; then
 		why="the suite does not build for it: $OUT/$n/stage.log"

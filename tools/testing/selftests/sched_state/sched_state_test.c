@@ -1432,7 +1432,7 @@ TEST_F(hung_task, detector)
  * rounds asked, and the fewest that may be judged when a slow machine runs
  * out of the module's time bound first.
  */
-#define RACE_ROUNDS	20000U
+#define RACE_ROUNDS	200000U
 #define RACE_MIN_ROUNDS	2000U
 
 FIXTURE(race) {
