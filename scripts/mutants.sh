@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Prove the suite against the kernel, not against its own module: each
-# mutants/<name>.patch is a small regression in one kernel .c file.  Build
-# the mainline kernel with it, boot it with the suite, record which checks
-# went red, revert it.
+# mutants/<name>.patch is a small regression in one kernel .c file (or, with
+# "Build: module", in a header whose macro the module expands).  Build the
+# mainline kernel with it, boot it with the suite, record which checks went
+# red, revert it.
 #
 #   mutants.sh [NAME...]   the named mutants (default: every mutants/*.patch)
 #
