@@ -33,7 +33,7 @@ args=(-w "${BENCH_WARMUP:-5}" -s "${BENCH_SAMPLES:-5}" -i "${BENCH_INTERVAL:-100
 
 mkdir -p "$out"
 say "building $out/unlink_bench"
-gcc -Wall -Wextra -O2 -I"$SELFTESTS/sched_state" -o "$out/unlink_bench" "$src" \
+gcc -Wall -Wextra -O2 -D_GNU_SOURCE= -I"$SELFTESTS/sched_state" -o "$out/unlink_bench" "$src" \
 	-lpthread -lm || die "unlink_bench does not build"
 
 sets=()

@@ -13,7 +13,8 @@
 # and bench/, beside the scripts they go with.
 SRC := $(dir $(lastword $(MAKEFILE_LIST)))
 CC := $(CROSS_COMPILE)gcc
-CFLAGS := -Wall -Wextra -O2 -I$(SELFTESTS)/sched_state $(KHDR_INCLUDES)
+# -D_GNU_SOURCE= as lib.mk passes it: the sources do not define it
+CFLAGS := -Wall -Wextra -O2 -D_GNU_SOURCE= -I$(SELFTESTS)/sched_state $(KHDR_INCLUDES)
 PROGS := module-tests/sched_state_fuzz bench/unlink_bench
 HDRS := $(wildcard $(SELFTESTS)/kselftest.h $(SELFTESTS)/sched_state/*.h)
 

@@ -23,9 +23,6 @@
  * Exit: 0 done, 1 error, 4 (KSFT_SKIP) cannot run here; killed by SIGINT,
  * SIGTERM or SIGHUP, it removes its tasks and files, then dies of the signal.
  */
-#ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

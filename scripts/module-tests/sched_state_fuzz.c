@@ -22,9 +22,6 @@
  * inputs per file (default 10000).  Exit: 0 pass, 1 fail, 4 (KSFT_SKIP)
  * without root or the module.
  */
-#ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
-#define _GNU_SOURCE
-#endif
 /* pwrite() at 1 << 40 and LLONG_MAX: a 64-bit off_t on 32-bit too */
 #define _FILE_OFFSET_BITS 64
 #include <assert.h>
