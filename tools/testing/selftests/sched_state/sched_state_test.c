@@ -10,9 +10,6 @@
  * Run it through sched_state.sh, which loads and unloads the module around
  * it.
  */
-#ifndef _GNU_SOURCE	/* mainline lib.mk passes -D_GNU_SOURCE */
-#define _GNU_SOURCE
-#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
