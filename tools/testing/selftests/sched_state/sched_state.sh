@@ -12,7 +12,7 @@
 # The harness runs whenever we are root: if the module cannot be used, the
 # module-free tests still run, and each module-backed one skips with the
 # reason, passed in SCHED_STATE_NO_MODULE (module_usable, sched_state_lib.sh).
-# Reasons are short and constant: CI farms append them to the test's name.
+# Reasons are short and constant.
 # A module that is there but fails to load fails the run once the harness is
 # done.
 

@@ -40,8 +40,7 @@ find_module()
 }
 
 # module_usable: whether we can load the module here, unloading an idle one
-# first; if not, why not, in $why.  Reasons are short and constant: CI
-# farms append them to the names of the tests that skip.
+# first; if not, why not, in $why.  Reasons are short and constant.
 module_usable()
 {
 	why=

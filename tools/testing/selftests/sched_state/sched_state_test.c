@@ -166,10 +166,6 @@ static int in_task_state(pid_t pid, const char *task_state, char *raw,
 /*
  * Why the module's control file cannot be used, or NULL if it can: the
  * reason sched_state.sh gives in SCHED_STATE_NO_MODULE, else our own.
- *
- * CI farms name a skipped test "sched_state_sched_state_sh_<test>_<reason>"
- * and keep names to 100 characters: with the longest test name (55) a
- * reason may have 17.  Keep every reason short and constant.
  */
 static const char *no_module(void)
 {
