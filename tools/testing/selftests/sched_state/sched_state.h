@@ -53,7 +53,8 @@
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H
 
-#define SCHED_STATE_DIR		"/sys/kernel/debug/sched_state"
+/* The module's debugfs directory, named after it (KBUILD_MODNAME) */
+#define SCHED_STATE_DIR		"/sys/kernel/debug/test_sched_state"
 #define SCHED_STATE_CONTROL	SCHED_STATE_DIR "/control"
 
 /* Longest request the control file accepts, newline included. */

@@ -3,9 +3,10 @@
  * test_sched_state: tasks put to sleep in a named state with
  * set_current_state(), on demand, for tools/testing/selftests/sched_state.
  *
- * This file holds the control file, /sys/kernel/debug/sched_state/control,
- * and dispatches its requests to the other files, one per concern; the
- * protocol is defined in ../sched_state.h, shared with the programs.
+ * This file holds the control file,
+ * /sys/kernel/debug/test_sched_state/control, and dispatches its requests
+ * to the other files, one per concern; the protocol is defined in
+ * ../sched_state.h, shared with the programs.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -206,7 +207,7 @@ static const struct file_operations control_fops = {
 
 static int __init sched_state_init(void)
 {
-	sched_state_dir = debugfs_create_dir("sched_state", NULL);
+	sched_state_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("control", 0600, sched_state_dir, NULL,
 			    &control_fops);
 	return 0;
