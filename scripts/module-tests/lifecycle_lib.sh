@@ -4,7 +4,7 @@
 # The verbs of sched_state_lifecycle.sh and its background clients that the
 # suite's wrapper has no use for.  Sourced, never run.  Sets $reply.
 
-CTL=/sys/kernel/debug/sched_state/control
+CTL=/sys/kernel/debug/test_sched_state/control
 
 # msleep MS: wait MS milliseconds.  A fraction of a second works with
 # coreutils' sleep and busybox's alike; usleep is busybox's only.
