@@ -53,12 +53,13 @@ snapshot()
 # module NAME KDIR: build and clean a scratch copy; prints what went wrong
 module()
 {
-	local m=$out/src-$1/test_module log=$out/$1.log
+	local m=$out/src-$1/test_module log=$out/$1.log compat
 
 	rm -rf "${m%/*}" && mkdir -p "$m"
 	cp "$overlay/sched_state.h" "${m%/*}/"
 	cp "$overlay"/test_module/{Makefile,*.c,*.h} "$m/"
-	make -C "$m" KDIR="$2" W=1 >"$log" 2>&1 || { echo "build failed; log: $log"; return; }
+	mapfile -t compat < <(module_compat "$2")
+	make -C "$m" KDIR="$2" W=1 "${compat[@]}" >"$log" 2>&1 || { echo "build failed; log: $log"; return; }
 	grep -qE "$warned" "$log" && { echo "build warned; log: $log"; return; }
 	[ -f "$m/test_sched_state.ko" ] || { echo "no test_sched_state.ko; log: $log"; return; }
 	make -C "$m" KDIR="$2" clean >>"$log" 2>&1 || { echo "clean failed; log: $log"; return; }

@@ -4,7 +4,8 @@
 # the tree a CI farm would ship, as LKFT runs a new selftest on an old
 # kernel: the programs are built once per arch, in the mainline tree KSRC,
 # with the selftests' own install target; the module is built for this
-# kernel, against its KDIR, with the module's own Makefile.  Prints the tree.
+# kernel, against its KDIR, with the module's own Makefile (and, for a KDIR
+# older than an interface it uses, scripts/module-compat.h).  Prints the tree.
 #
 # For an arch that scripts/arches.tsv cross-compiles, both go through kbuild
 # and the selftests Makefile with its ARCH and CROSS_COMPILE: the programs
@@ -75,7 +76,8 @@ rm -rf "$mod" "$out"
 mkdir -p "$mod"
 # the module includes the directory's headers as ../
 cp -r "$SELFTESTS"/sched_state/{*.h,test_module} "$mod/"
-make -C "$mod/test_module" KDIR="$KDIR" "${cross[@]}" >"$log" 2>&1 &&
+mapfile -t compat < <(module_compat "$KDIR")
+make -C "$mod/test_module" KDIR="$KDIR" "${cross[@]}" "${compat[@]}" >"$log" 2>&1 &&
 	[ -f "$mod/test_module/test_sched_state.ko" ] ||
 	{ tail -n 30 "$log"; die "test_sched_state.ko did not build for $KNAME; log: $log"; }
 # the tooling's module (scripts/bench/seed), against the same KDIR

@@ -135,6 +135,19 @@ image_release()
 	file -bL "$1" | sed -n 's/.*, version \([^ ]*\) .*/\1/p'
 }
 
+# module_compat KDIR: the make argument that builds the module against a
+# tree lacking kzalloc_obj() (6.1), with scripts/module-compat.h; nothing
+# for one that has it.  A make O= dir or Debian's headers include their
+# source tree's Makefile.
+module_compat()
+{
+	local src
+
+	src=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$1/Makefile" 2>/dev/null | tail -n 1)
+	grep -qs '^#define kzalloc_obj(' "${src:-$1}/include/linux/slab.h" ||
+		echo "KCFLAGS=-include $TOP/scripts/module-compat.h"
+}
+
 # Set KNAME, KARCH, KIMAGE, KVER, KDIR and KFROM for the kernel under test:
 # KERNEL=<name of scripts/kernels.tsv> (default mainline) and ARCH= (see
 # kernel_name), or one's own KIMAGE= (with KDIR=, default its /lib/modules
