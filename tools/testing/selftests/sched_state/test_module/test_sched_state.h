@@ -8,11 +8,6 @@
 
 #include "../sched_state.h"
 
-/* kzalloc_obj(): v7.0, and backported to some stable trees; not in 6.1 */
-#ifndef kzalloc_obj
-#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
-#endif
-
 enum verb {
 #define SCHED_STATE_VERB(verb, ...)	VERB_##verb,
 #include "../sched_state.h"
