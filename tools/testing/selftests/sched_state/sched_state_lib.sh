@@ -44,10 +44,9 @@ find_module()
 module_usable()
 {
 	why=
-	if [ ! -f "$DIR/test_module/$MOD.ko" ] && [ -s "$DIR/module-not-built" ]; then
-		# the build's reason (Makefile): a short one, then the whole line
-		sed -n '2s/^/# /p' "$DIR/module-not-built"
-		why=$(head -n 1 "$DIR/module-not-built")
+	if ! find_module; then
+		echo "# $MOD.ko is not in $DIR/test_module, nor found by modprobe"
+		why="module not found"
 	elif [ ! -r /proc/modules ]; then
 		why="no module support"
 	elif ! grep -q " /sys/kernel/debug debugfs " /proc/mounts &&
@@ -56,9 +55,6 @@ module_usable()
 	elif loaded && ! rmmod "$MOD"; then
 		# loaded by someone else, with parameters we do not know
 		why="module busy"
-	elif ! find_module; then
-		echo "# $MOD.ko is not in $DIR/test_module, nor found by modprobe"
-		why="module not found"
 	fi
 	[ -z "$why" ]
 }
