@@ -90,7 +90,6 @@ make -C "$KDIR" O="$(cd "$KDIR" && pwd)" M="$seed" "${cross[@]}" modules >>"$log
 cp -a "$progs" "$out"
 cp "$seed/sched_state_seed.ko" "$out/sched_state-tooling/bench/"
 # the programs were built without a KDIR; this tree has the module
-rm -f "$out/sched_state/module-not-built"
 mkdir -p "$out/sched_state/test_module"
 cp "$mod/test_module/test_sched_state.ko" "$out/sched_state/test_module/"
 echo "$out"
