@@ -70,8 +70,9 @@
 #                the pristine tree (default scripts/mainline.sh's)
 #   BENCH_KERNELS=, BENCH_ALL=, BENCH_CALLS=, BENCH_REPEATS=, BENCH_CPU=,
 #   BENCH_TASKS=, BENCH_WARMUP=, BENCH_SAMPLES=, BENCH_INTERVAL=,
-#   BENCH_TIMEOUT=, BENCH_MODE=, BENCH_CONTROL=, BENCH_DIR=  bench and
-#                bench-host (their meaning: scripts/bench.sh, bench-host.sh)
+#   BENCH_TIMEOUT=, BENCH_MODE=, BENCH_CONTROL=, BENCH_DIR=,
+#   BENCH_LIVE_CALLS=  bench and bench-host (their meaning:
+#                scripts/bench.sh, bench-host.sh)
 
 # KERNEL, MAINLINE, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
 # or the environment; exporting them here would export them empty when unset.

@@ -209,12 +209,13 @@ judge()
 	EOF
 }
 
-# stage NAME: after NAME's build, what its run needs outside the working
-# tree: the kernel image, and the suite installed with the module built
-# against this build (scripts/build.sh), in $OUT/NAME/custom/kselftest
+# stage NAME [IMAGE]: after NAME's build, what its run needs outside the
+# working tree: the kernel image (IMAGE, else the one just built), and the
+# suite installed with the module built against this build
+# (scripts/build.sh), in $OUT/NAME/custom/kselftest
 stage()
 {
-	cp "$obj/$image" "$OUT/$1/bzImage"
+	cp "${2:-$obj/$image}" "$OUT/$1/bzImage"
 	BUILD=$OUT/$1 KIMAGE=$OUT/$1/bzImage KDIR=$obj KSRC=$KSRC \
 		"$TOP/scripts/build.sh" >"$OUT/$1/stage.log" 2>&1
 }
@@ -300,7 +301,8 @@ for n in "${names[@]}"; do
 	ok=
 	if module_only "$p"; then
 		say "mutants: $n: the module only, on the unmutated kernel"
-		if stage "$n"; then
+		# $obj's image is the last kernel mutant's until the next build
+		if stage "$n" "$OUT/control/bzImage"; then
 			ok=1
 		else
 			why="the suite does not build for it: $OUT/$n/stage.log"
