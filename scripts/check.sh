@@ -172,6 +172,8 @@ gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $ful
 	"$TOP/scripts/clean-debian.sh" $([ $full = 1 ] && echo --run)
 gate "checkpatch --strict" "$TOP/scripts/checkpatch.sh"
 gate "compare.py statistics self-test" python3 "$TOP/scripts/compare.py" --self-test
+gate "README's mutant tables are mutants/result.json's, which has every mutant" \
+	python3 "$TOP/scripts/mutants.py" --check
 gate "make help names every target and variable" help_lists_all
 gate "docs build adds no warning" "$TOP/scripts/docs.sh"
 gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
