@@ -11,14 +11,18 @@ usage: mutants.py OUT SECONDS NAME...   (each NAME's OUT/NAME/verdict.json)
        mutants.py --readme RESULT_JSON  (a run of every mutant: keep its data
                                          in mutants/result.json, and both
                                          tables in README.md)
+       mutants.py --cover               (mutants/result.json for the
+                                         series' cover letter)
        mutants.py --check               (README.md's tables are those of
                                          mutants/result.json, which has every
                                          mutants/*.patch)
 """
 import glob
 import os
+import time
 import json
 import sys
+import textwrap
 
 
 def checks_map(result):
@@ -104,7 +108,28 @@ def check():
     return bad
 
 
+def cover(result):
+    """The cover letter's lines: each mutant, its verdict and the checks
+    it turned red."""
+    lines = textwrap.wrap(f"Kernel mutants (make mutants, {result.get('date')}, "
+                          f"{result.get('kernel')}): a one-line regression "
+                          "each, in the kernel file named; the suite must "
+                          "turn red:", 72, break_on_hyphens=False)
+    for v in result['mutants']:
+        what = ', '.join(v['red']) if v['verdict'] == 'red' else v.get('why') or ''
+        lines.append(f"  {v['mutant']} ({(v.get('code') or '').split(':')[0]}):")
+        lines += textwrap.wrap(f"{v['verdict']}: {what}", 72,
+                               initial_indent='    ', subsequent_indent='    ')
+    c = result['counts']
+    lines.append(f"  {c['red']} red, {c['green']} green, {c['broken']} broken "
+                 f"of {len(result['mutants'])}.")
+    return '\n'.join(lines) + '\n'
+
+
 def main():
+    if sys.argv[1] == '--cover':
+        sys.stdout.write(cover(json.load(open(KEPT))))
+        return 0
     if sys.argv[1] == '--check':
         return check()
     if sys.argv[1] == '--readme':
@@ -131,6 +156,12 @@ def main():
     control_vm = control['seconds']['host']
     checks = [t['name'] for t in control['tests']
               if t['depth'] >= 1 and not t['children']]
+    # what the cover letter says they were measured on, and when
+    kernel = None
+    for line in open(f'{out}/control/custom/vm/dmesg.log', errors='replace'):
+        if 'Linux version ' in line:
+            kernel = line.split('Linux version ')[1].split()[0]
+            break
     try:
         control_build = int(open(f'{out}/control/build_seconds').read())
     except (OSError, ValueError):
@@ -140,7 +171,8 @@ def main():
              'vm': control_vm + sum(v.get('seconds', 0) for v in mutants)}
     result = {'ok': counts['red'] == len(mutants), 'counts': counts,
               'seconds': seconds, 'times': times, 'mutants': mutants,
-              'checks': list(dict.fromkeys(checks))}
+              'checks': list(dict.fromkeys(checks)), 'kernel': kernel,
+              'date': time.strftime('%Y-%m-%d', time.gmtime())}
     with open(f'{out}/result.json', 'w') as f:
         json.dump(result, f, indent=1)
         f.write('\n')

@@ -17,7 +17,8 @@
 # PATCHES_SIGNOFF="Name <email>" authors and signs off the series, else the
 # git identity does (signing off only if it is a real address).
 # PATCHES_BASE: the pristine tree (default scripts/mainline.sh's).
-# $BUILD/matrix.txt, if there, is the last matrix run the cover reports.
+# $BUILD/matrix.txt, if there, is the last matrix run the cover reports;
+# mutants/result.json, the last run of every kernel mutant.
 . "$(dirname "$0")/lib.sh"
 
 check=0
@@ -147,7 +148,9 @@ stage && peel
 rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_state
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
 tested=$(matrix) || exit 2
-git_series config branch.sched_state.description "$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$BASE_LINE"
+mutated=$(python3 "$TOP/scripts/mutants.py" --cover) || die "no mutants/result.json: run make mutants"
+git_series config branch.sched_state.description \
+	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$BASE_LINE"
 git_series -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
 echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
 	"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
