@@ -65,21 +65,32 @@ static char stat_letter(pid_t pid)
 	return paren && paren[1] == ' ' ? paren[2] : 0;
 }
 
-/* The letter on the "State:" line of /proc/PID/status; 0 if gone. */
-static char status_letter(pid_t pid)
+/*
+ * Scan the first line of /proc/PID/status that @fmt, one conversion, matches
+ * into @val; false if the task is gone or no line matches.
+ */
+static bool status_field(pid_t pid, const char *fmt, void *val)
 {
-	char path[64], line[256], letter = 0;
+	char path[64], line[256];
+	bool found = false;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	f = fopen(path, "r");
 	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "State: %c", &letter) == 1)
-			break;
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, fmt, val) == 1;
 	fclose(f);
-	return letter;
+	return found;
+}
+
+/* The letter on the "State:" line of /proc/PID/status; 0 if gone. */
+static char status_letter(pid_t pid)
+{
+	char letter;
+
+	return status_field(pid, "State: %c", &letter) ? letter : 0;
 }
 
 /* Wait until /proc/PID/stat shows @want; return the last letter seen. */
@@ -521,19 +532,9 @@ static bool freezer_set(const char *cg, const char *state)
 /* "voluntary_ctxt_switches" of /proc/PID/status; -1 if gone. */
 static long voluntary_switches(pid_t pid)
 {
-	char path[64], line[256];
-	long n = -1;
-	FILE *f;
+	long n;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-			break;
-	fclose(f);
-	return n;
+	return status_field(pid, "voluntary_ctxt_switches: %ld", &n) ? n : -1;
 }
 
 /*
@@ -787,15 +788,9 @@ FIXTURE_TEARDOWN(kthread)
 /* stat and status agree with the variant, and so does the module. */
 TEST_F(kthread, reports_state)
 {
-	char raw[64];
-
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
-	ASSERT_EQ(variant->letter, status_letter(self->pid));
-	if (variant->task_state)
-		EXPECT_EQ(1, in_task_state(self->pid, variant->task_state, raw,
-					   sizeof(raw)))
-			TH_LOG("not %s: __state, exit_state %s",
-			       variant->task_state, raw);
+	expect_state(_metadata, variant->task_state, self->pid, variant->letter,
+		     variant->task_state);
 }
 
 /*

@@ -2,7 +2,6 @@
 /* test_sched_state: the lost-wakeup race (the race request). */
 #include <linux/completion.h>
 #include <linux/cpumask.h>
-#include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/random.h>

@@ -391,7 +391,6 @@ int cmd_sleep(struct request *req)
 		woke_in = READ_ONCE(current->__state);
 	}
 	__set_current_state(TASK_RUNNING);
-	state = READ_ONCE(current->__state);
 
 	remove_wait_queue(&s.wq, &s.wait);
 	sleeper_del(&s);
