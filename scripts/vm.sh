@@ -13,10 +13,11 @@
 #   counts           top, planned, pass, skip, fail (nested included),
 #                    reports (kernel reports), accepted (hung-task reports
 #                    the suite asked for)
-#   tests            every TAP result at every depth: depth, number, name,
-#                    result (pass, fail, skip), directive, comment, children
-#                    (how many) and path (the names of its parents, then its
-#                    own)
+#   tests            every TAP result at every depth, as scripts/ktap.py
+#                    reads them: depth, number, name, result (pass, fail,
+#                    skip), directive, comment, diagnostics, planned,
+#                    children (how many), parent (its index) and path (the
+#                    names of its parents, then its own)
 #   kernel_reports   line (of dmesg.log) and text
 #   seconds          host (wall time of the boot), timeout, guest_boot (the
 #                    guest's uptime when it reached /init), guest_run (from
@@ -486,11 +487,11 @@ done <"$OUT/reports"
 
 # result.json, and the TAP's own problems: see write_result
 write_result() {
-	python3 - "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
+	python3 - "$HERE" "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
 		"${timedout:+1}" <<-'PYEOF'
-	import json, os, re, sys
+	import re, sys
 
-	out, kimage, arch, accel, seconds, limit, timedout = sys.argv[1:]
+	here, out, kimage, arch, accel, seconds, limit, timedout = sys.argv[1:]
 	problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
 	tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
 	console = open(f'{out}/console.txt', errors='replace').read()
@@ -499,90 +500,14 @@ write_result() {
 	    print(f'vm.sh: {text}')
 	    problems.append(text)
 
-	# the tests: every result line at every depth ("# " per level); a
-	# nested result belongs to the next result one level up
-	result = re.compile(r'^((?:# )*)(not )?ok ([0-9]+)\b(?: -)? ?(.*)$')
-	directive_re = re.compile(r'(SKIP|TODO|XFAIL)\b *(.*)', re.I)
-	tests, pending, files, bad_files = [], {}, [], []
-	fbegin = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_BEGIN ([A-Za-z0-9._-]+)$')
-	fend = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_END ([A-Za-z0-9._-]+) ([0-9]+)$')
-	os.makedirs(f'{out}/files', exist_ok=True)
-	for f in os.listdir(f'{out}/files'):
-	    os.unlink(f'{out}/files/{f}')
-	cur = None
-	for line in tap:
-	    if cur:
-	        name, prefix, body = cur
-	        if line.startswith(prefix + '# |'):
-	            body.append(line[len(prefix) + 3:])
-	            continue
-	        m = fend.match(line)
-	        if m and m[1] == prefix and m[2] == name:
-	            data = ''.join(l + '\n' for l in body)
-	            if len(data) == int(m[3]) + 1 and data.endswith('\n'):
-	                data = data[:-1]
-	            if len(data.encode()) == int(m[3]):
-	                with open(f'{out}/files/{name}', 'w') as f:
-	                    f.write(data)
-	                files.append({'name': name, 'path': f'{out}/files/{name}',
-	                              'bytes': int(m[3])})
-	            else:
-	                bad_files.append(name)
-	                problem(f'file {name}: {len(data.encode())} bytes came, '
-	                        f'the guest sent {m[3]}')
-	            cur = None
-	            continue
-	        bad_files.append(name)
-	        problem(f'file {name}: cut short in the TAP')
-	        cur = None
-	    m = fbegin.match(line)
-	    if m:
-	        cur = (m[2], m[1], [])
-	        continue
-	    m = result.match(line)
-	    if not m:
-	        continue
-	    depth = len(m[1]) // 2
-	    name, _, comment = m[4].partition('#')
-	    d = directive_re.match(comment.strip())
-	    directive = d[1].upper() if d else None
-	    status = 'fail' if m[2] else 'skip' if directive == 'SKIP' else 'pass'
-	    t = {'depth': depth, 'number': int(m[3]), 'name': name.strip(),
-	         'result': status, 'directive': directive,
-	         'comment': (d[2] if d else comment).strip() or None,
-	         'children': []}
-	    t['children'] = pending.pop(depth + 1, [])
-	    for d in [d for d in pending if d > depth + 1]:
-	        del pending[d]
-	    pending.setdefault(depth, []).append(t)
-	    tests.append(t)
-	if cur:
-	    bad_files.append(cur[0])
-	    problem(f'file {cur[0]}: cut short in the TAP')
-
-	# each test's path: its ancestors' names, then its own
-	def walk(ts, path):
-	    for t in ts:
-	        t['path'] = path + [t['name']]
-	        walk(t['children'], t['path'])
-	        t['children'] = len(t['children'])
-	top = pending.get(0, [])
-	walk(top, [])
-	for d, ts in pending.items():
-	    if d:
-	        walk(ts, ['?'] * d)
-
-	if not tap or not re.fullmatch(r'TAP version 13|KTAP version 1', tap[0]):
-	    problem('ktap.tap does not start with a TAP/KTAP version line')
-	plans = [int(m[1]) for m in map(re.compile(r'^1\.\.([0-9]+)').match, tap) if m]
-	if not plans:
-	    problem('ktap.tap has no top-level plan 1..N')
-	if sum(plans) != len(top):
-	    problem(f'ktap.tap plans {sum(plans)} tests but has {len(top)} '
-	            'top-level results')
-	for t in tests:
-	    if t['result'] == 'fail':
-	        problem('test failed: ' + ' / '.join(t['path']))
+	# the tests, the files the guest handed back and the TAP's own
+	# problems: scripts/ktap.py, the one reader of the TAP
+	sys.path.insert(0, here)
+	import ktap
+	parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
+	for p in parsed['problems']:
+	    problem(p)
+	tests = parsed['tests']
 
 	def uptime(what):
 	    m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
@@ -593,32 +518,26 @@ write_result() {
 	for l in open(f'{out}/reports'):
 	    n, _, text = l.rstrip('\n').partition(':')
 	    reports.append({'line': int(n), 'text': text})
-	count = lambda what: sum(t['result'] == what for t in tests)
 	r = {
 	    'kimage': kimage, 'arch': arch, 'accel': accel,
 	    'guest_rc': int(rc[1]) if rc else None,
 	    'timed_out': bool(timedout),
 	    'ok': not problems,
 	    'problems': problems,
-	    'counts': {'top': len(top), 'planned': sum(plans),
-	               'pass': count('pass'), 'skip': count('skip'),
-	               'fail': count('fail'), 'reports': len(reports),
-	               'accepted': int(open(f'{out}/accepted').read() or 0)},
+	    'counts': dict(parsed['counts'], reports=len(reports),
+	                   accepted=int(open(f'{out}/accepted').read() or 0)),
 	    'seconds': {'host': int(seconds), 'timeout': int(limit),
 	                'guest_boot': booted,
 	                'guest_run': round(done - booted, 2)
 	                if booted is not None and done is not None else None},
 	    'tests': tests,
 	    'kernel_reports': reports,
-	    'files': files, 'bad_files': bad_files,
+	    'files': parsed['files'], 'bad_files': parsed['bad_files'],
 	    'logs': {k: f'{out}/{v}' for k, v in (
 	        ('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
 	        ('console', 'console.txt'), ('qemu', 'qemu.log'))},
 	}
-	with open(f'{out}/result.json.tmp', 'w') as f:
-	    json.dump(r, f, indent=1)
-	    f.write('\n')
-	os.replace(f'{out}/result.json.tmp', f'{out}/result.json')
+	ktap.write(f'{out}/result.json', r)
 	c, secs = r['counts'], r['seconds']
 	print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on "
 	      'the host, ' + (f"{secs['guest_run']} s from boot to done in the guest"
@@ -628,7 +547,7 @@ write_result() {
 	      f"{c['pass']} pass, {c['skip']} skip, {c['fail']} fail (nested "
 	      f"included); kernel reports: {c['reports']} ({c['accepted']} "
 	      'expected hung-task reports accepted); files: ' +
-	      (' '.join(f['name'] for f in files) or 'none') +
+	      (' '.join(f['name'] for f in r['files']) or 'none') +
 	      f"; result: {out}/result.json")
 	sys.exit(0 if r['ok'] else 1)
 	PYEOF
