@@ -200,21 +200,22 @@ bg=$!
 trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
 say "check.sh: building ${later[*]} in the background (log: $BUILD/kernels.bg.log)"
 
-taps=()
+runs=()
 for p in "${plan[@]}"; do
 	kernel_gates "${p%:*}" "$([ "${p#*:}" = all ] && echo 1 || echo 0)"
-	taps+=("$BUILD/${p%:*}/vm/ktap.tap")
+	runs+=("$BUILD/${p%:*}/vm")
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
-	python3 "$TOP/scripts/names.py" "${taps[@]}"
+	python3 "$TOP/scripts/names.py" "${runs[@]/%//result.json}"
 # after the kernels: the cover letter carries the matrix they just measured
 gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
 gate "the lifecycle script waits and kills alike with and without busybox" \
 	env KERNEL=mainline "$TOP/scripts/lifecycle-portability.sh"
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
-	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" --check "$@"' \
-	"$TOP/scripts/results.py" "${taps[@]%/ktap.tap}"
+	bash -c 'python3 "${0%/*}/ktap.py" --self-test >/dev/null &&
+		python3 "$0" --self-test >/dev/null && python3 "$0" --check "$@"' \
+	"$TOP/scripts/results.py" "${runs[@]}"
 gate "kernel mutants: $(mutants_what) turn the suite red" \
 	"$TOP/scripts/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
 gate "a farm's default run on mainline: hung_task skips, no kernel report" quiet_default mainline

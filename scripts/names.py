@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check result names the way CI farms make them.
 
-    names.py KTAP...      check the TAP of runs (run_kselftest.sh output)
-    names.py --self-test  prove that each check can fail
+    names.py RESULT_JSON...  check the results of runs (a run_kselftest.sh
+                             output as scripts/ktap.py reads it)
+    names.py --self-test     prove that each check can fail
 
 Names are made as Linaro test-definitions' kselftest parse-output.py (LKFT,
 KernelCI's LAVA jobs) makes them: a result's name is its parents' names and
@@ -13,11 +14,15 @@ to a repeated name.  Fails (exit 1) unless, in every file, each test reports
 once (under one program, and no "_dupN"), every name is at most MAX_LEN
 characters, and all files have the same names, less the skip reasons.
 """
+import json
+import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+
 MAX_LEN = 100
-RESULT = re.compile(r"^(not )?ok\s*\d*([^#]*)(#(.*))?")
 
 
 def slugify(s):
@@ -26,27 +31,19 @@ def slugify(s):
     return re.sub(r"_-", "__", s)
 
 
-def parse(text):
-    """Results of a TAP text, nested TAP from the "# " lines before each."""
-    results, nested = [], []
-    for line in text.splitlines():
-        line = line.rstrip()
-        if line.startswith("#"):
-            nested.append(line[1:].strip())
+def tree(tests, parent=None):
+    """(name, skip reason, children) of each result of a run's results
+    (result.json's "tests") under PARENT (None: the top level)."""
+    out = []
+    for i, t in enumerate(tests):
+        if t["parent"] != parent or (parent is None and t["depth"]):
             continue
-        m = RESULT.match(line)
-        if not m:
-            continue
-        desc = m.group(2).strip()
-        directive = (m.group(4) or "").strip()
-        reason = None
-        if not m.group(1) and re.match(r"SKIP", directive, re.I):
-            reason = directive[4:].strip()
+        desc = t["name"]
         if desc.startswith("selftests:"):
             desc = desc[10:].strip()
-        results.append((desc, reason, parse("\n".join(nested))))
-        nested = []
-    return results
+        reason = (t["comment"] or "") if t["result"] == "skip" else None
+        out.append((desc, reason, tree(tests, i)))
+    return out
 
 
 def flatten(results, prefix="", base_prefix="", top=True):
@@ -62,9 +59,9 @@ def flatten(results, prefix="", base_prefix="", top=True):
     return out
 
 
-def check_file(text):
-    """(farm names, base names, problems) of one run's TAP."""
-    flat = flatten(parse(text))
+def check_file(tests):
+    """(farm names, base names, problems) of one run's results."""
+    flat = flatten(tree(tests))
     problems, seen, tests = [], {}, {}
     names = []
     for name, base, test in flat:
@@ -84,11 +81,12 @@ def check_file(text):
     return names, {base for _, base, _ in flat}, problems
 
 
-def check(texts):
-    """Problems across runs (label, TAP text); prints them and a summary."""
+def check(runs):
+    """Problems across runs (label, their results); prints them and a
+    summary."""
     problems, bases = [], {}
-    for label, text in texts:
-        names, bases[label], found = check_file(text)
+    for label, tests in runs:
+        names, bases[label], found = check_file(tests)
         if not names:
             found.append("no results")
         problems += [f"{label}: {p}" for p in found]
@@ -101,7 +99,7 @@ def check(texts):
     for p in problems:
         print("  " + p)
     verdict = f"FAIL, {len(problems)} problem(s)" if problems else "PASS"
-    print(f"names: {len(texts)} file(s), {len(union)} names: {verdict}")
+    print(f"names: {len(runs)} file(s), {len(union)} names: {verdict}")
     return problems
 
 
@@ -140,7 +138,8 @@ def self_test():
     bad = 0
     for what, want, texts in cases:
         print(f"--- {what}: expect {want or 'PASS'}")
-        got = check([(f"file{i}", t) for i, t in enumerate(texts, 1)])
+        got = check([(f"file{i}", ktap.parse(t.splitlines())["tests"])
+                     for i, t in enumerate(texts, 1)])
         ok = any(want in p for p in got) if want else not got
         if not ok:
             print(f"self-test FAILED: {what}")
@@ -155,11 +154,11 @@ def main(argv):
     if not argv or argv[0].startswith("-"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    texts = []
+    runs = []
     for path in argv:
-        with open(path, errors="replace") as f:
-            texts.append((path, f.read()))
-    return 1 if check(texts) else 0
+        with open(path) as f:
+            runs.append((path, json.load(f)["tests"]))
+    return 1 if check(runs) else 0
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@
 """A run's results where dashboards read them: JUnit XML and KCIDB v5 JSON.
 
     results.py [--kernel NAME] [--release R] DIR
-        read DIR/ktap.tap (a run_kselftest.sh output, as vm.sh saves it),
-        write DIR/junit.xml and DIR/kcidb.json, then check both
+        read DIR/result.json (a run's results, as scripts/ktap.py reads
+        them from its TAP, in vm.sh), write DIR/junit.xml and
+        DIR/kcidb.json, then check both
     results.py --check DIR...   check DIR/kcidb.json and DIR/junit.xml
     results.py --self-test      prove that each check can fail
 
@@ -30,11 +31,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
 from names import slugify  # noqa: E402
 
 SUITE = "kselftest.sched_state"
-RESULT = re.compile(r"^(not )?ok\s+(\d+)\s*([^#]*?)\s*(#\s*(.*))?$")
-PLAN = re.compile(r"^1\.\.(\d+)")
+STATUS = {"pass": "PASS", "skip": "SKIP", "fail": "FAIL"}
 
 # kcidb_io/schema/v05_00.py: Version.origin_pattern, origin_id_pattern,
 # test_path_re, $defs/status, $defs/test's properties and "required"
@@ -57,44 +58,26 @@ MAJOR, MINOR = 5, 0
 LOG_EXCERPT_MAX = 16384
 
 
-def parse(text):
-    """Programs of a run_kselftest.sh output: (name, status, tests), each
-    test (name, status, reason, diagnostics)."""
-    programs, tests, diag, plan = [], [], [], None
-    for line in text.splitlines():
-        line = line.rstrip()
-        if line.startswith("# "):
-            inner = line[2:]
-            m = RESULT.match(inner)
-            if m:
-                reason = (m.group(5) or "").strip()
-                reason = reason[4:].strip() if status(m) == "SKIP" else ""
-                tests.append((m.group(3), status(m), reason, diag))
-                diag = []
-            elif inner.startswith("#"):
-                diag.append(inner[1:].strip())
-            elif PLAN.match(inner):
-                plan = int(PLAN.match(inner).group(1))
+def programs_of(tests):
+    """Programs of a run's results (result.json's "tests"): (name, status,
+    tests), each test (name, status, reason, diagnostics); a program
+    whose plan and results disagree is ERROR."""
+    programs = []
+    for i, t in enumerate(tests):
+        if t["depth"] != 0:
             continue
-        m = RESULT.match(line)
-        if not m:
-            continue
-        name = m.group(3)
+        name = t["name"]
         if name.startswith("selftests:"):
             name = name.split(":")[-1].strip()
-        st = status(m)
-        if plan is None or plan != len(tests):
+        st = STATUS[t["result"]]
+        if t["planned"] is None or t["planned"] != t["children"]:
             st = "ERROR"
-        programs.append((name, st, tests))
-        tests, diag, plan = [], [], None
+        programs.append((name, st, [
+            (c["name"], STATUS[c["result"]],
+             (c["comment"] or "") if c["result"] == "skip" else "",
+             c["diagnostics"])
+            for c in tests if c["parent"] == i]))
     return programs
-
-
-def status(m):
-    directive = (m.group(5) or "").strip()
-    if m.group(1):
-        return "FAIL"
-    return "SKIP" if re.match(r"SKIP", directive, re.I) else "PASS"
 
 
 def path_of(name):
@@ -262,11 +245,11 @@ def check_dir(d):
 
 
 def write(d, origin, build_id, kernel, release):
-    tap = os.path.join(d, "ktap.tap")
-    with open(tap, errors="replace") as f:
-        programs = parse(f.read())
+    result = os.path.join(d, "result.json")
+    with open(result) as f:
+        programs = programs_of(json.load(f)["tests"])
     start = datetime.datetime.fromtimestamp(
-        os.path.getmtime(tap), datetime.timezone.utc).isoformat()
+        os.path.getmtime(result), datetime.timezone.utc).isoformat()
     misc = {k: v for k, v in (("kernel", kernel), ("release", release)) if v}
     doc, junit = make(programs, origin, build_id, start, misc)
     with open(os.path.join(d, "kcidb.json"), "w") as f:
@@ -297,7 +280,8 @@ def self_test():
         "# # sched_state_test.c:42:Expected 1 (1) == seen (0)",
         "# not ok 3 hung_task.uninterruptible.detector",
         "not ok 1 selftests: sched_state: sched_state.sh # exit=1", ""])
-    doc, junit = make(parse(text), "sched_state", "sched_state:mainline",
+    tests = ktap.parse(text.splitlines())["tests"]
+    doc, junit = make(programs_of(tests), "sched_state", "sched_state:mainline",
                       "2026-01-01T00:00:00+00:00", {})
     root = junit.getroot()
     t0 = ("tests", 0)

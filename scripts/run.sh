@@ -11,7 +11,7 @@ say "booting $KNAME: $KVER ($KFROM) in QEMU"
 rc=0
 "$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$BUILD/$KNAME/vm" "$@" || rc=$?
 # the results as the dashboards read them: junit.xml and kcidb.json
-if [ -s "$BUILD/$KNAME/vm/ktap.tap" ]; then
+if [ -f "$BUILD/$KNAME/vm/result.json" ]; then
 	python3 "$TOP/scripts/results.py" --kernel "$KNAME" --release "$KVER" \
 		"$BUILD/$KNAME/vm" >&2 || rc=1
 fi
