@@ -162,8 +162,13 @@ farm_tuxmake()
 	grep -q '\.ko$' <<<"$files" && { echo "$tar holds a .ko"; return; }
 	# the installed wrapper skips the module-backed tests, saying why
 	run=$("$inst/sched_state/sched_state.sh" -- -r kthread.uninterruptible.reports_state 2>&1)
+	printf '%s\n' "$run" >"$b/run.log"
+	python3 "$TOP/scripts/ktap.py" --log "$b/run.log" "$b/result.json" >/dev/null || :
 	grep -qx "# test_sched_state.ko is not in $inst/sched_state/test_module, nor found by modprobe" <<<"$run" &&
-	grep -qx 'ok 1 kthread.uninterruptible.reports_state # SKIP module not found' <<<"$run" ||
+	[ "$(result_value "$b/result.json" tests)" != "[]" ] &&
+	[ "$(result_value "$b/result.json" tests.0.name)" = kthread.uninterruptible.reports_state ] &&
+	[ "$(result_value "$b/result.json" tests.0.result)" = skip ] &&
+	[ "$(result_value "$b/result.json" tests.0.comment)" = "module not found" ] ||
 		{ echo "sched_state.sh did not say the module is not found:"; echo "$run" | head -n 20; }
 }
 

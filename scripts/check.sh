@@ -52,9 +52,26 @@ quiet_default()
 	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null
 	 "$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" \
 		--guest-cmd 'unset SCHED_STATE_HUNG_TASK; ./run_kselftest.sh -c sched_state') &&
-	[ "$(grep -cE '^# ok [0-9]+ hung_task\.[a-z]+\.detector # SKIP set SCHED_STATE_HUNG_TASK=1$' "$out/ktap.tap")" -eq 3 ] &&
-	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["counts"]["accepted"] != 0)' "$out/result.json" &&
-	! grep -q 'blocked for more than' "$out/dmesg.log"
+	quiet_result "$out/result.json"
+}
+
+# quiet_result RESULT_JSON: the three hung_task tests skipped for want of
+# SCHED_STATE_HUNG_TASK, and no hung-task report, accepted or not
+quiet_result()
+{
+	python3 - "$1" <<-'EOF'
+	import json, re, sys
+	r = json.load(open(sys.argv[1]))
+	skipped = [t['name'] for t in r['tests'] if t['depth'] == 1 and
+	           re.fullmatch(r'hung_task\.[a-z]+\.detector', t['name']) and
+	           t['result'] == 'skip' and
+	           t['comment'] == 'set SCHED_STATE_HUNG_TASK=1']
+	print(f"skipped for want of SCHED_STATE_HUNG_TASK: {' '.join(skipped)}")
+	print(f"kernel reports: {r['counts']['reports']}, accepted hung-task "
+	      f"reports: {r['counts']['accepted']}")
+	sys.exit(not (r['ok'] and len(skipped) == 3 and
+	              r['counts']['reports'] == 0 and r['counts']['accepted'] == 0))
+	EOF
 }
 
 # A developer's path on this host's kernel, without the module: one entry,
@@ -62,26 +79,56 @@ quiet_default()
 # pass, every module-backed one skips with a reason, each test reports once,
 # and the names pass names.py as the farms would make them.  KDIR names no
 # tree: on a workstation with its kernel's headers, the module would
-# otherwise build and load into the running kernel.
+# otherwise build and load into the running kernel.  The log's TAP goes
+# through scripts/ktap.py, as a VM run's does, into host-kselftest/result.json.
 host_kselftest()
 {
-	local log=$BUILD/host-kselftest.log results plan proc
+	local out=$BUILD/host-kselftest
 
-	make -C "$KSRC" kselftest TARGETS=sched_state KDIR="$BUILD/no-kdir" 2>&1 | cat >"$log"
-	cat "$log"
-	results=$(grep -E "^# (not )?ok [0-9]+ " "$log")
-	plan=$(sed -n 's/^# 1\.\.\([0-9][0-9]*\)$/\1/p' "$log")
-	proc='^# ok [0-9]+ child\.proc\.[A-Za-z_]+$'
-	# the freezer's need no module either: they pass, or skip without a
-	# v1 freezer
-	frozen='^# ok [0-9]+ freezer\.[A-Za-z_]+$'
-	[ "$(grep -cE "^(not )?ok [0-9]+ " "$log")" -eq 1 ] &&
-	grep -q "^ok 1 selftests: sched_state: sched_state.sh$" "$log" &&
-	[ -n "$plan" ] && [ "$(grep -c . <<<"$results")" -eq "$plan" ] &&
-	[ "$(grep -cE "$proc" <<<"$results")" -eq 5 ] &&
-	[ "$(grep -vE "$proc|$frozen|^# ok [0-9]+ [A-Za-z_.]+ # SKIP [a-z]" <<<"$results" | grep -c .)" -eq 0 ] &&
-	! grep -q "not ok" "$log" &&
-	python3 "$TOP/scripts/names.py" "$log"
+	mkdir -p "$out"
+	make -C "$KSRC" kselftest TARGETS=sched_state KDIR="$BUILD/no-kdir" 2>&1 | cat >"$out/kselftest.log"
+	cat "$out/kselftest.log"
+	python3 "$TOP/scripts/ktap.py" --log "$out/kselftest.log" "$out/result.json"
+	host_result "$out/result.json" &&
+	python3 "$TOP/scripts/names.py" "$out/result.json"
+}
+
+# host_result RESULT_JSON: what host_kselftest requires of its results
+host_result()
+{
+	python3 - "$1" <<-'EOF'
+	import json, re, sys
+	r = json.load(open(sys.argv[1]))
+	tests, bad = r['tests'], list(r['problems'])
+	top = [t for t in tests if t['depth'] == 0]
+	if [(t['name'], t['result']) for t in top] != \
+	        [('selftests: sched_state: sched_state.sh', 'pass')]:
+	    bad.append('not one passing sched_state.sh: ' +
+	               ', '.join(f"{t['name']} {t['result']}" for t in top))
+	nested = [t for t in tests if t['depth'] == 1]
+	if not top or top[0]['planned'] != len(nested):
+	    bad.append(f"{len(nested)} nested results, planned "
+	               f"{top[0]['planned'] if top else None}")
+	# the /proc tests need no module, nor the freezer's (they pass, or
+	# skip without a v1 freezer): the others skip, saying why
+	proc = [t for t in nested if t['result'] == 'pass' and
+	        re.fullmatch(r'child\.proc\.[A-Za-z_]+', t['name'])]
+	if len(proc) != 5:
+	    bad.append(f'{len(proc)} child.proc tests passed, not 5')
+	for t in nested:
+	    if t in proc or (t['result'] == 'pass' and
+	                     re.fullmatch(r'freezer\.[A-Za-z_]+', t['name'])):
+	        continue
+	    if t['result'] != 'skip' or not re.fullmatch(r'[A-Za-z_.]+', t['name']) \
+	            or not re.match(r'[a-z]', t['comment'] or ''):
+	        bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}")
+	c = r['counts']
+	print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
+	      f"{c['skip']} skip, {c['fail']} fail")
+	for b in bad:
+	    print('  ' + b)
+	sys.exit(1 if bad else 0)
+	EOF
 }
 
 # get_maintainer.pl sends the new files to the scheduler maintainers.
