@@ -64,7 +64,7 @@ rt_twin()
 	local twin=${1%%-*}-rt
 
 	[[ $1 != *-* ]] || twin+=-${1#*-}
-	awk -v k="$twin" '!/^#/ && $1 == k { print $1 }' "$TOP/scripts/kernels.tsv"
+	kernels name name="$twin"
 }
 
 # The commit's sections: x86-64, ppc64le, arm64, then the other arches of

@@ -227,10 +227,10 @@ gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
 
 # The kernels, each as its column of scripts/kernels.tsv says: "all",
 # "suite" or "-"; the Debian kernels first, while the others build.
-col=4
-[ $full = 0 ] || col=5
-mapfile -t plan < <(awk -v c=$col '!/^#/ && NF && $c != "-" { print $3, $1 ":" $c }' \
-	"$TOP/scripts/kernels.tsv" | sort -s -r -k1,1 | cut -d' ' -f2)
+col=check
+[ $full = 0 ] || col=full
+mapfile -t plan < <(kernels from,name,$col "$col!=-" | sort -s -r -k1,1 |
+	awk '{ print $2 ":" $3 }')
 
 # The kernels built from the mainline tree take minutes each the first
 # time: build mainline now, and the others the plan and the debug gate need
@@ -238,8 +238,8 @@ mapfile -t plan < <(awk -v c=$col '!/^#/ && NF && $c != "-" { print $3, $1 ":" $
 # idle.  Their gates wait for them (kernel.sh holds a lock per kernel) and
 # show why if a build failed.
 gate "the mainline kernel builds" "$TOP/scripts/kernel.sh" mainline
-mapfile -t later < <(awk -v c=$col '!/^#/ && $3 == "build" && $1 != "mainline" &&
-	($c != "-" || $1 == "debug") { print $1 }' "$TOP/scripts/kernels.tsv")
+mapfile -t later < <({ kernels name from=build name!=mainline "$col!=-"
+	kernels name from=build name=debug; } | awk '!seen[$0]++')
 mkdir -p "$BUILD"
 setsid nice -n 19 bash -c 'for k; do "$0" "$k"; done' "$TOP/scripts/kernel.sh" "${later[@]}" \
 	>"$BUILD/kernels.bg.log" 2>&1 &

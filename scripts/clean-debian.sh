@@ -132,7 +132,7 @@ while read -r k a; do
 	[ -n "${arches[$a]:-}" ] || stage "deps-$a" inside "ARCH=$a scripts/deps.sh run"
 	arches[$a]=1
 	stage "module-$k" inside "KERNEL=$k scripts/build.sh"
-done < <(awk '!/^#/ && NF && $3 == "debian" && $4 != "-" { print $1, $2 }' "$TOP/scripts/kernels.tsv")
+done < <(kernels name,arch from=debian check!=-)
 # the mainline tree, prepared for external modules; no kernel is linked, so
 # no Module.symvers: modpost warns instead of failing on the kernel's symbols
 stage module-mainline inside 'make -C build/linux -j2 modules_prepare &&

@@ -8,17 +8,14 @@
 #   kernel.sh NAME     make it (cached in $CACHE/kernels), print its directory
 . "$(dirname "$0")/lib.sh"
 
-TABLE=$TOP/scripts/kernels.tsv
 # bump when the way kernels are built changes: every build kernel is rebuilt
 RECIPE=1
 JOBS=${JOBS:-$(nproc)}
 
-rows() { grep -v '^#' "$TABLE" | awk 'NF'; }
-
 [ $# -eq 1 ] || die "usage: $0 NAME"
 name=$1
-read -r _ arch from _ _ what < <(rows | awk -v n="$name" '$1 == n') ||
-	die "KERNEL=$name: not in scripts/kernels.tsv; known: $(rows | awk '{ printf "%s ", $1 }')"
+read -r arch from what < <(kernels arch,from,what name="$name") ||
+	die "KERNEL=$name: not in scripts/kernels.tsv; known: $(kernels name | tr '\n' ' ')"
 arch_set "$arch"
 debarch=$A_DEBIAN image=$A_IMAGE
 # the build tree's host programs (fixdep, modpost) run on this machine

@@ -109,23 +109,67 @@ arch_set()
 	[ "$A_MACHINE" != - ] || A_MACHINE=
 }
 
+# kernels FIELDS [CONDITION...]: the one reader of scripts/kernels.tsv.
+# For each kernel (line) that meets every CONDITION, in the table's order,
+# print FIELDS, comma-separated names of its columns (name, arch, from,
+# check, full, role, what: the table's "# name ..." header line), space-
+# separated.  A CONDITION is COLUMN=VALUE or COLUMN!=VALUE:
+#   kernels name arch=arm64; kernels name,arch from=debian check!=-
+kernels()
+{
+	awk -v fields="$1" -v conds="${*:2}" '
+	function bad(what) { print "kernels: " what > "/dev/stderr"; err = 2; exit 2 }
+	function has(c, v) { return $col[c] == v }
+	/^# name[ \t]/ {
+		for (i = 2; i <= NF; i++)
+			col[$i] = i - 1
+		nf = split(fields, f, ",")
+		for (i = 1; i <= nf; i++)
+			if (!(f[i] in col))
+				bad("no column " f[i] " in scripts/kernels.tsv")
+		nc = split(conds, cs, " ")
+		for (i = 1; i <= nc; i++) {
+			if (!match(cs[i], /!?=/))
+				bad("not COLUMN=VALUE or COLUMN!=VALUE: " cs[i])
+			cc[i] = substr(cs[i], 1, RSTART - 1)
+			neg[i] = RLENGTH == 2
+			cv[i] = substr(cs[i], RSTART + RLENGTH)
+			if (!(cc[i] in col))
+				bad("no column " cc[i] " in scripts/kernels.tsv")
+		}
+		next
+	}
+	/^#/ || !NF { next }
+	!nf { bad("scripts/kernels.tsv: no \"# name ...\" header before its first line") }
+	{
+		for (i = 1; i <= nc; i++)
+			if (has(cc[i], cv[i]) == neg[i])
+				next
+		out = $col[f[1]]
+		for (i = 2; i <= nf; i++)
+			out = out " " $col[f[i]]
+		print out
+	}
+	END { exit err }
+	' "$TOP/scripts/kernels.tsv"
+}
+
 # kernel_name: the name of scripts/kernels.tsv that KERNEL and ARCH select:
 # without ARCH, KERNEL (default mainline); with it, among ARCH's lines, the
 # one named KERNEL or KERNEL-<arch>, or without KERNEL the first.
 kernel_name()
 {
-	local table=$TOP/scripts/kernels.tsv arch name
+	local arch name
 
 	if [ -z "${ARCH:-}" ]; then
 		echo "${KERNEL:-mainline}"
 		return
 	fi
 	arch=$(arch_row "$ARCH" | awk '{ print $1 }') || exit
-	name=$(awk -v a="$arch" -v k="${KERNEL:-}" '
-		!/^#/ && NF && $2 == a && (k == "" || $1 == k || $1 == k "-" a) { print $1; exit }
-	' "$table")
+	name=$(kernels name arch="$arch" |
+		awk -v a="$arch" -v k="${KERNEL:-}" 'k == "" || $1 == k || $1 == k "-" a { print; exit }')
 	[ -n "$name" ] ||
-		die "KERNEL=${KERNEL:-} ARCH=$ARCH: no such kernel in scripts/kernels.tsv; $arch has: $(awk -v a="$arch" '!/^#/ && $2 == a { printf "%s ", $1 }' "$table")"
+		die "KERNEL=${KERNEL:-} ARCH=$ARCH: no such kernel in scripts/kernels.tsv; $arch has: $(kernels name arch="$arch" | tr '\n' ' ')"
 	echo "$name"
 }
 
