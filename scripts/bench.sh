@@ -57,14 +57,12 @@ guest="sh /guest/bench.sh calls=$calls repeats=$repeats -- -n $live -r $repeats 
 timeout=$((300 + (calls + 8 * live) * repeats / 10000000 +
 	4 * ((warmup + samples) * interval / 1000 + 10)))
 
-# rt_twin NAME: the PREEMPT_RT line of NAME's release and arch, if any:
-# mainline-rt for mainline, 6.12-rt-arm64 for 6.12-arm64
+# rt_twin NAME: the PREEMPT_RT twin of NAME, if any (its role in
+# scripts/kernels.tsv: rt:NAME): mainline-rt for mainline, 6.12-rt-arm64
+# for 6.12-arm64
 rt_twin()
 {
-	local twin=${1%%-*}-rt
-
-	[[ $1 != *-* ]] || twin+=-${1#*-}
-	kernels name name="$twin"
+	kernels name "role=rt:$1"
 }
 
 # The commit's sections: x86-64, ppc64le, arm64, then the other arches of

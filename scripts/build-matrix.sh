@@ -7,7 +7,8 @@
 #               complete one of that version scripts/kernel.sh built in
 #               $CACHE/kernels; also "make O=dir kselftest-all
 #               TARGETS=sched_state KDIR=<it>" from the top of a mainline tree
-#   6.12, 6.1   Debian's headers (scripts/kernel.sh)
+#   6.12, 6.1   Debian's headers (scripts/kernel.sh): the x86_64 kernels of
+#               role "matrix" in scripts/kernels.tsv
 # A KDIR fails if a build fails or warns, if a clean leaves the module behind,
 # or if anything in KDIR changed (Module.symvers by checksum).
 #
@@ -21,7 +22,7 @@
 #                  mainline kernel's build dir: its .ko has that kernel's
 #                  vermagic; a compile error in the module then fails make
 #   farm-arm64     ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- KDIR=Debian's
-#                  6.12 arm64 headers: an aarch64 .ko
+#                  6.12 arm64 headers (role "matrix"): an aarch64 .ko
 #   farm-arm       ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-, no KDIR: the
 #                  programs, no warning, KDIR the O= dir, not this machine's
 #                  kernel
@@ -130,7 +131,7 @@ done
 	result mainline-O "" "no mainline $version make O= build dir: set MATRIX_ODIR"
 
 # (c) Debian's headers, as scripts/kernel.sh unpacks them
-for k in 6.12 6.1; do
+for k in $(kernels name role=matrix arch=x86_64); do
 	check "$k" "$(KERNEL=$k KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")"
 done
 
@@ -250,7 +251,7 @@ else
 	result farm-tuxmake "" "no mainline build dir: set MATRIX_ODIR"
 	result farm-gen_tar "" "no mainline build dir: set MATRIX_ODIR"
 fi
-a64=$(export KERNEL=6.12-arm64 KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")
+a64=$(export KERNEL=$(kernels name role=matrix arch=arm64 | head -n 1) KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")
 farm farm-arm64 "$a64" farm_cross arm64 aarch64-linux-gnu- "$a64"
 farm farm-arm "" farm_cross arm arm-linux-gnueabihf- ""
 

@@ -231,15 +231,20 @@ col=check
 [ $full = 0 ] || col=full
 mapfile -t plan < <(kernels from,name,$col "$col!=-" | sort -s -r -k1,1 |
 	awk '{ print $2 ":" $3 }')
+# the kernels the gates take by role (scripts/kernels.tsv's role column):
+# the one they build and boot as mainline, and its PREEMPT_RT twin
+default=$(kernels name role=default)
+[ -n "$default" ] || die "scripts/kernels.tsv: no kernel has the role default"
+default_rt=$(kernels name "role=rt:$default")
 
 # The kernels built from the mainline tree take minutes each the first
 # time: build mainline now, and the others the plan and the debug gate need
 # meanwhile at the lowest priority, while the VM gates leave a core mostly
 # idle.  Their gates wait for them (kernel.sh holds a lock per kernel) and
 # show why if a build failed.
-gate "the mainline kernel builds" "$TOP/scripts/kernel.sh" mainline
-mapfile -t later < <({ kernels name from=build name!=mainline "$col!=-"
-	kernels name from=build name=debug; } | awk '!seen[$0]++')
+gate "the $default kernel builds" "$TOP/scripts/kernel.sh" "$default"
+mapfile -t later < <({ kernels name from=build role!=default "$col!=-"
+	kernels name from=build role=debug; } | awk '!seen[$0]++')
 mkdir -p "$BUILD"
 setsid nice -n 19 bash -c 'for k; do "$0" "$k"; done' "$TOP/scripts/kernel.sh" "${later[@]}" \
 	>"$BUILD/kernels.bg.log" 2>&1 &
@@ -256,22 +261,22 @@ gate "names as the CI farms parse them: once each, short, the same on every kern
 	python3 "$TOP/scripts/names.py" "${runs[@]/%//result.json}"
 # after the kernels: the cover letter carries the matrix they just measured
 gate "patch series: git am, builds and checkpatch at every step" \
-	env KDIR="$(kdir mainline)" "$TOP/scripts/patches.sh" --check
+	env KDIR="$(kdir "$default")" "$TOP/scripts/patches.sh" --check
 gate "the lifecycle script waits and kills alike with and without busybox" \
-	env KERNEL=mainline "$TOP/scripts/lifecycle-portability.sh"
+	env KERNEL="$default" "$TOP/scripts/lifecycle-portability.sh"
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
 	bash -c 'python3 "${0%/*}/ktap.py" --self-test >/dev/null &&
 		python3 "$0" --self-test >/dev/null && python3 "$0" --check "$@"' \
 	"$TOP/scripts/results.py" "${runs[@]}"
 gate "kernel mutants: $(mutants_what) turn the suite red" \
 	"$TOP/scripts/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
-gate "a farm's default run on mainline: hung_task skips, no kernel report" quiet_default mainline
+gate "a farm's default run on $default: hung_task skips, no kernel report" quiet_default "$default"
 gate "CI job entries (kernelci-pipeline, tuxlava) load and fit the suite" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0"' "$TOP/scripts/ci-jobs.py"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
-	env STATIC_KDIRS="$(kdir mainline) $(kdir mainline-rt)" "$TOP/scripts/static.sh"
+	env STATIC_KDIRS="$(kdir "$default") $(kdir "$default_rt")" "$TOP/scripts/static.sh"
 gate "module build matrix and the CI farms' builds (KDIR untouched)" \
-	env MATRIX_ODIR="$(kdir mainline)" "$TOP/scripts/build-matrix.sh"
+	env MATRIX_ODIR="$(kdir "$default")" "$TOP/scripts/build-matrix.sh"
 wait $bg || true
 gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak scans" \
 	"$TOP/scripts/debug-run.sh"

@@ -13,14 +13,16 @@
 #      KSRC, BUILD as for scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-export KERNEL=debug
+KERNEL=$(kernels name role=debug)
+[ -n "$KERNEL" ] || die "scripts/kernels.tsv: no kernel has the role debug"
+export KERNEL
 unset KIMAGE
 timeout=${DEBUG_TIMEOUT:-1800}
-out=$BUILD/debug
+out=$BUILD/$KERNEL
 mkdir -p "$out"
 
 start=$SECONDS
-dir=$("$TOP/scripts/kernel.sh" debug) || die "building the debug kernel failed"
+dir=$("$TOP/scripts/kernel.sh" "$KERNEL") || die "building the debug kernel ($KERNEL) failed"
 build=$(. "$dir/env" && echo "$KVER ($KFROM)")
 
 # the suite, the stress programs (scripts/guest/stress.sh), then the

@@ -6,8 +6,8 @@
 #           archive, sid or experimental; scripts/mainline.sh)
 #   KSRC    kernel source tree to build in   (default: $BUILD/linux, a copy of
 #           that mainline tree with the overlay; one's own tree otherwise)
-#   KERNEL  a name of scripts/kernels.tsv    (default: mainline, or ARCH's
-#           first kernel there)
+#   KERNEL  a name of scripts/kernels.tsv    (default: the one whose role
+#           is "default", mainline; or ARCH's first kernel there)
 #   ARCH    an arch of scripts/arches.tsv, or its Debian name: KERNEL=<n>
 #           names its line "<n>" or "<n>-<arch>" (default: KERNEL's arch)
 #   KIMAGE  one's own kernel image to boot   (instead of KERNEL)
@@ -113,13 +113,22 @@ arch_set()
 # For each kernel (line) that meets every CONDITION, in the table's order,
 # print FIELDS, comma-separated names of its columns (name, arch, from,
 # check, full, role, what: the table's "# name ..." header line), space-
-# separated.  A CONDITION is COLUMN=VALUE or COLUMN!=VALUE:
-#   kernels name arch=arm64; kernels name,arch from=debian check!=-
+# separated.  A CONDITION is COLUMN=VALUE or COLUMN!=VALUE; for role, a
+# comma-separated list of words, VALUE is one of its words:
+#   kernels name role=debug; kernels name,arch from=debian check!=-
 kernels()
 {
 	awk -v fields="$1" -v conds="${*:2}" '
 	function bad(what) { print "kernels: " what > "/dev/stderr"; err = 2; exit 2 }
-	function has(c, v) { return $col[c] == v }
+	function has(c, v,   n, w, i) {
+		if (c != "role")
+			return $col[c] == v
+		n = split($col[c], w, ",")
+		for (i = 1; i <= n; i++)
+			if (w[i] == v)
+				return 1
+		return 0
+	}
 	/^# name[ \t]/ {
 		for (i = 2; i <= NF; i++)
 			col[$i] = i - 1
@@ -155,14 +164,17 @@ kernels()
 }
 
 # kernel_name: the name of scripts/kernels.tsv that KERNEL and ARCH select:
-# without ARCH, KERNEL (default mainline); with it, among ARCH's lines, the
-# one named KERNEL or KERNEL-<arch>, or without KERNEL the first.
+# without ARCH, KERNEL (default: the kernel whose role is "default"); with
+# it, among ARCH's lines, the one named KERNEL or KERNEL-<arch>, or without
+# KERNEL the first.
 kernel_name()
 {
 	local arch name
 
 	if [ -z "${ARCH:-}" ]; then
-		echo "${KERNEL:-mainline}"
+		name=${KERNEL:-$(kernels name role=default | head -n 1)}
+		[ -n "$name" ] || die "scripts/kernels.tsv: no kernel has the role default"
+		echo "$name"
 		return
 	fi
 	arch=$(arch_row "$ARCH" | awk '{ print $1 }') || exit
@@ -193,7 +205,7 @@ module_compat()
 }
 
 # Set KNAME, KARCH, KIMAGE, KVER, KDIR and KFROM for the kernel under test:
-# KERNEL=<name of scripts/kernels.tsv> (default mainline) and ARCH= (see
+# KERNEL=<name of scripts/kernels.tsv> (default: role "default") and ARCH= (see
 # kernel_name), or one's own KIMAGE= (with KDIR=, default its /lib/modules
 # build tree; ARCH=, default x86_64, says what it is for).  KARCH is
 # exported: vm.sh boots the kernel as its line of scripts/arches.tsv says.

@@ -67,7 +67,7 @@ done
 
 start=$SECONDS
 pristine=$("$TOP/scripts/mainline.sh")
-kdir=$("$TOP/scripts/kernel.sh" mainline)
+kdir=$("$TOP/scripts/kernel.sh" "$(kernels name role=default)")
 base=$(. "$kdir/env" && echo "$KDIR")
 image=$(. "$kdir/env" && echo "${KIMAGE#"$KDIR"/}")
 work=$CACHE/mutants/$(basename "$kdir")
