@@ -258,7 +258,8 @@ for p in "${plan[@]}"; do
 	runs+=("$BUILD/${p%:*}/vm")
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
-	python3 "$TOP/scripts/names.py" "${runs[@]/%//result.json}"
+	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" "$@"' \
+	"$TOP/scripts/names.py" "${runs[@]/%//result.json}"
 # after the kernels: the cover letter carries the matrix they just measured
 gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir "$default")" "$TOP/scripts/patches.sh" --check
