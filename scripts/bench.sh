@@ -223,5 +223,9 @@ print_report()
 
 print_report >"$out/report.txt" || bad=1
 cat "$out/report.txt"
+# the run as data, $out/result.json; a full run of the default kernels
+# also keeps it in bench/result.json, the cover letter's (bench-result.py)
+((${#done_kernels[@]} == 0)) || BENCH_FAILED=$bad \
+	python3 "$TOP/scripts/bench-result.py" "$out" "${done_kernels[@]}" || bad=1
 say "report: $out/report.txt; results: $out/<kernel>-*; plots: $out/<arch>-{seed,live,unlink1}.{png,svg} (with gnuplot)"
 exit $bad
