@@ -65,7 +65,7 @@ def unlink1(path):
             'samples': data.get('nr_samples'),
             'interval_ms': data.get('interval_ms'),
             'tasks': {str(t): {'hmean': round(rows[t][1]['hmean'], 2),
-                               'samples': [round(x, 2) for x in rows[t][0]]}
+                               'samples': rows[t][0]}
                       for t in sorted(rows)}}
 
 
