@@ -18,7 +18,8 @@
 # git identity does (signing off only if it is a real address).
 # PATCHES_BASE: the pristine tree (default scripts/mainline.sh's).
 # $BUILD/matrix.txt, if there, is the last matrix run the cover reports;
-# mutants/result.json, the last run of every kernel mutant.
+# mutants/result.json, the last run of every kernel mutant; bench/result.json,
+# the make bench run kept for it (scripts/bench-result.py).
 . "$(dirname "$0")/lib.sh"
 
 check=0
@@ -130,14 +131,18 @@ commit()
 	git_series add -A && git_series commit -q --no-verify -m "$msg"
 }
 
-# The last matrix run, as $BUILD/matrix.txt records it.
+# The last matrix run, as $BUILD/matrix.txt records it, dated by each
+# kernel's result.json (else by matrix.txt).
 matrix()
 {
-	local f=$BUILD/matrix.txt re='^[^ ]+ [^ ]+ [0-9]+ pass [0-9]+ skip [0-9]+ fail( \(.*\))?$'
+	local f=$BUILD/matrix.txt re='^[^ ]+ [^ ]+ [0-9]+ pass [0-9]+ skip [0-9]+ fail( \(.*\))?$' k dates
 
 	[ -s "$f" ] || { echo "Test results: no matrix run recorded."; return; }
 	! grep -v '^$' "$f" | grep -vqE "$re" || die "$f: a line is not '$re'"
-	printf 'Tested: the suite'\''s last run under QEMU, one kernel per line:\n\n'
+	dates=$(awk 'NF { print $1 }' "$f" | while read -r k; do
+		date -u -r "$BUILD/$k/vm/result.json" +%F 2>/dev/null || date -u -r "$f" +%F
+	done | sort -u | sed -n '1p;$p' | uniq | paste -sd' ' | sed 's/ / to /')
+	printf 'Tested (%s): the suite'\''s last run under QEMU, per kernel:\n\n' "$dates"
 	grep -v '^$' "$f" | awk '{ r = ""; for (i = 9; i <= NF; i++) r = r " " $i
 		printf "  %-12s %-28s %4d pass %4d skip %4d fail%s\n", $1, $2, $3, $5, $7, r }'
 }
@@ -149,8 +154,9 @@ rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_st
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
 tested=$(matrix) || exit 2
 mutated=$(python3 "$TOP/scripts/mutants.py" --cover) || die "no mutants/result.json: run make mutants"
+benched=$(python3 "$TOP/scripts/bench-result.py" --cover) || die "no bench/result.json: run make bench"
 git_series config branch.sched_state.description \
-	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$BASE_LINE"
+	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched"$'\n\n'"$BASE_LINE"
 git_series -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
 echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
 	"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
