@@ -74,8 +74,8 @@
 #   BENCH_LIVE_CALLS=  bench and bench-host (their meaning:
 #                scripts/bench.sh, bench-host.sh)
 #   BENCH_KEEP=1 bench: keep this run's data in bench/result.json, which
-#                the cover letter reports (0: never; default: only a full
-#                run of the default kernels)
+#                the cover letter reports, if it is of one arch (0: never;
+#                default: only a full run of the default kernels)
 
 # KERNEL, MAINLINE, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
 # or the environment; exporting them here would export them empty when unset.

@@ -23,8 +23,9 @@ both.
 bench/result.json is committed, and scripts/patches.sh puts --cover's lines
 in the cover letter.  A run of make bench on its default kernels (no
 QUICK=1, BENCH_KERNELS=, ARCH= or KIMAGE=) keeps its data there, as does
-any run with BENCH_KEEP=1; no run with BENCH_KEEP=0, nor one in which a
-kernel failed (BENCH_FAILED=1, from bench.sh).
+any run of one arch with BENCH_KEEP=1; no run with BENCH_KEEP=0, nor one
+in which a kernel failed (BENCH_FAILED=1, from bench.sh): the cover
+compares the kernels of one run, and only within an arch.
 """
 
 import json
@@ -105,11 +106,13 @@ def gather(out, kernels):
     return result
 
 
-def keep():
+def keep(result):
     """Whether this run's data is the one to report (see the docstring)."""
     env = os.environ.get
     if env('BENCH_FAILED', '0') != '0' or env('BENCH_KEEP') == '0':
         return False
+    if len({k['arch'] for k in result['kernels']}) > 1:
+        return False            # the cover compares kernels: one arch
     if env('BENCH_KEEP') == '1':
         return True
     return not (env('QUICK', '0') == '1' or env('BENCH_KERNELS') or
@@ -195,14 +198,15 @@ def main():
     except (OSError, KeyError, ValueError, compare.InputError) as e:
         print(f'bench-result.py: {e}', file=sys.stderr)
         return 1
-    files = [f'{out}/result.json'] + ([KEPT] if keep() else [])
+    kept = keep(result)
+    files = [f'{out}/result.json'] + ([KEPT] if kept else [])
     for f in files:
         os.makedirs(os.path.dirname(f), exist_ok=True)
         with open(f, 'w') as fp:
             json.dump(result, fp, indent=1)
             fp.write('\n')
     print(f"bench-result: {' and '.join(files)}"
-          f"{'' if keep() else ' (not kept in bench/result.json: see scripts/bench-result.py)'}")
+          f"{'' if kept else ' (not kept in bench/result.json: see scripts/bench-result.py)'}")
     return 0
 
 
