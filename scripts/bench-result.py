@@ -12,13 +12,14 @@ usage: bench-result.py OUT KERNEL...  gather scripts/bench.sh's run in OUT
 For each KERNEL, OUT/KERNEL-seed.txt, -live.tap and -unlink1.json are what
 its guest handed back, and OUT/../KERNEL/bench/result.json is vm.sh's
 verdict of the boot (arch, accelerator).  result.json has the run's date,
-whether it was QUICK=1, the host, and per kernel its release, arch,
+whether it was QUICK=1, the host, the clone's commit (git describe
+--dirty, when the data is gathered), and per kernel its release, arch,
 accelerator and CPUs; commit 642fa448ae's comparison (calls, repeats, the
 "Avg runtime" of set_task_state() and set_current_state(), and their
-ratio), unlink1's Hmean per task count, and the live path's median ns/call
-per variant with its ratio to set_current_state() (sched_state_bench's own
-figures).  The numbers are those the report prints; compare.py computes
-both.
+ratio), unlink1's samples and Hmean per task count, and the live path's
+median ns/call per variant with its ratio to set_current_state()
+(sched_state_bench's own figures).  The numbers are those the report
+prints; compare.py computes both.
 
 bench/result.json is committed, and scripts/patches.sh puts --cover's lines
 in the cover letter.  A run of make bench on its default kernels (no
@@ -91,7 +92,8 @@ def gather(out, kernels):
     result = {'date': time.strftime('%Y-%m-%d', time.gmtime()),
               'quick': os.environ.get('QUICK', '0') == '1',
               'host': {'arch': platform.machine(), 'cpus': os.cpu_count()},
-              'commit': subprocess.run(['git', '-C', TOP, 'rev-parse', '--short=12', 'HEAD'],
+              'commit': subprocess.run(['git', '-C', TOP, 'describe', '--always',
+                                        '--dirty', '--abbrev=12'],
                                        capture_output=True, text=True).stdout.strip() or None,
               'kernels': []}
     for k in kernels:
