@@ -33,7 +33,8 @@
 #                (CHECK=1: git am, build and checkpatch each patch)
 #   make mutants the suite against the kernel: each mutants/*.patch breaks one
 #                state rule in a mainline .c file (or a header the module
-#                expands, "Build: module"); build, boot, run the suite:
+#                expands, "Build: module") of the mainline kernel (or of
+#                mainline-rt, "Kernel: mainline-rt"); build, boot, run the suite:
 #                each must turn checks red (MUTANTS=name1,name2: only those);
 #                build/mutants/result.json and table.md
 #   make bump-mainline  pin the newest linux-source upload in Debian's archive

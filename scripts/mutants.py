@@ -46,8 +46,8 @@ def checks_map(result):
 
 
 def table(result):
-    rows = ['| mutant | the kernel code it breaks | verdict | checks that went red |',
-            '| --- | --- | --- | --- |']
+    rows = ['| mutant | the kernel code it breaks | kernel | verdict | checks that went red |',
+            '| --- | --- | --- | --- | --- |']
     for v in result['mutants']:
         if v['verdict'] == 'red':
             what = ', '.join(f'`{c}`' for c in v['red'])
@@ -56,14 +56,15 @@ def table(result):
         else:
             what = 'none'
         code = (v.get('code') or '').replace('|', '\\|')
-        rows.append(f"| `{v['mutant']}` | {code} | {v['verdict']} | {what} |")
+        rows.append(f"| `{v['mutant']}` | {code} | {v.get('kernel', '')} "
+                    f"| {v['verdict']} | {what} |")
     c = result['counts']
     m, s = divmod(result['seconds'], 60)
     rows.append('')
     t = result['times']
     rows.append(f"{c['red']} red, {c['green']} green, {c['broken']} broken "
                 f"of {len(result['mutants'])} mutants; {m} min {s} s in all, "
-                f"the control run included: {t['build']} s building and "
+                f"the control runs included: {t['build']} s building and "
                 f"staging, {t['vm']} s in the VMs, the rest waiting for the "
                 "machine's VM lock (other guests).")
     return '\n'.join(rows) + '\n'
@@ -117,7 +118,8 @@ def cover(result):
                           "turn red:", 72, break_on_hyphens=False)
     for v in result['mutants']:
         what = ', '.join(v['red']) if v['verdict'] == 'red' else v.get('why') or ''
-        lines.append(f"  {v['mutant']} ({(v.get('code') or '').split(':')[0]}):")
+        lines.append(f"  {v['mutant']} ({(v.get('code') or '').split(':')[0]}, "
+                     f"{v.get('kernel')}):")
         lines += textwrap.wrap(f"{v['verdict']}: {what}", 72,
                                initial_indent='    ', subsequent_indent='    ')
     c = result['counts']
@@ -151,21 +153,26 @@ def main():
     mutants = [json.load(open(f'{out}/{n}/verdict.json')) for n in names]
     counts = {k: sum(v['verdict'] == k for v in mutants)
               for k in ('red', 'green', 'broken')}
-    # mutants.sh stops before this when the control run fails
-    control = json.load(open(f'{out}/control/custom/vm/result.json'))
-    control_vm = control['seconds']['host']
-    checks = [t['name'] for t in control['tests']
-              if t['depth'] >= 1 and not t['children']]
-    # what the cover letter says they were measured on, and when
-    kernel = None
-    for line in open(f'{out}/control/custom/vm/dmesg.log', errors='replace'):
-        if 'Linux version ' in line:
-            kernel = line.split('Linux version ')[1].split()[0]
-            break
-    try:
-        control_build = int(open(f'{out}/control/build_seconds').read())
-    except (OSError, ValueError):
-        control_build = 0
+    # mutants.sh stops before this when a control run fails; one control
+    # run per kernel the mutants break, mainline first
+    controls = sorted(d for d in os.listdir(out) if d.startswith('control-'))
+    control_vm = control_build = 0
+    checks, kernels = [], {}
+    for c in controls:
+        control = json.load(open(f'{out}/{c}/custom/vm/result.json'))
+        control_vm += control['seconds']['host']
+        checks += [t['name'] for t in control['tests']
+                   if t['depth'] >= 1 and not t['children']]
+        # what the cover letter says they were measured on, and when
+        for line in open(f'{out}/{c}/custom/vm/dmesg.log', errors='replace'):
+            if 'Linux version ' in line:
+                kernels[c[len('control-'):]] = line.split('Linux version ')[1].split()[0]
+                break
+        try:
+            control_build += int(open(f'{out}/{c}/build_seconds').read())
+        except (OSError, ValueError):
+            pass
+    kernel = ', '.join(f'{k} {r}' for k, r in kernels.items())
     times = {'build': control_build +
              sum(v.get('build_seconds', 0) for v in mutants),
              'vm': control_vm + sum(v.get('seconds', 0) for v in mutants)}

@@ -18,8 +18,10 @@
 # Fails if any mutant is green or broken, or if the unmutated kernel (the
 # control run, first) does not pass the suite.
 #
-# The kernels: the mainline kernel of scripts/kernel.sh, whose cached build
-# is never written, copied once into $CACHE/mutants/<its name>/: build/, a
+# The kernels: a mutant breaks the kernel its header's "Kernel:" names
+# (mainline by default; mainline-rt for PREEMPT_RT's code), a kernel of
+# scripts/kernel.sh built from the mainline tree.  Its cached build is never
+# written: it is copied once into $CACHE/mutants/<its name>/: build/, a
 # copy of its O= directory with its paths moved to src/, a hard-linked copy
 # of the pristine mainline tree.  Before a mutant patches a file, the file is
 # broken out of its hard link; patch -R reverts it, so src/ has the pristine
@@ -29,6 +31,7 @@
 # tree before the revert, so that its VM run (scripts/vm.sh, which takes the
 # machine's VM lock) overlaps the next mutant's build.
 #
+# Each kernel's control run is $BUILD/mutants/control-<kernel>/.
 # Per mutant, in $BUILD/mutants/<name>/: build.log, stage.log (scripts/build.sh),
 # run.log (vm.sh) and the VM run's files in custom/vm/ (result.json, ktap.tap,
 # dmesg.log: see README.md), verdict.json.
@@ -49,6 +52,9 @@ files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
 # the module's code is to see changed (a macro it expands); the kernel is
 # not rebuilt, the module is built against the patched tree
 module_only() { sed -n '/^--- /q; /^Build: *module *$/p' "$1" | grep -q .; }
+# kernel_of PATCH: the kernel its header names, by default the kernel of
+# the role "default" (mainline)
+kernel_of() { sed -n '/^--- /q; s/^Kernel: *\([^ ]*\) *$/\1/p' "$1" | grep . || kernels name role=default; }
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
@@ -67,15 +73,26 @@ done
 
 start=$SECONDS
 pristine=$("$TOP/scripts/mainline.sh")
-kdir=$("$TOP/scripts/kernel.sh" "$(kernels name role=default)")
-base=$(. "$kdir/env" && echo "$KDIR")
-image=$(. "$kdir/env" && echo "${KIMAGE#"$KDIR"/}")
-work=$CACHE/mutants/$(basename "$kdir")
-src=$work/src
-obj=$work/build
 mkdir -p "$CACHE/mutants" "$OUT"
-exec 9>"$work.lock"
-flock -n 9 || { say "mutants: waiting for another run on $work"; flock 9; }
+# the kernels the mutants break
+mapfile -t knames < <(for n in "${names[@]}"; do
+	kernel_of "$MUTANTS_DIR/$n.patch"
+done | sort -u)
+
+# use_kernel NAME: the copy of kernel NAME's build that the mutants patch
+use_kernel()
+{
+	kname=$1
+	kdir=$("$TOP/scripts/kernel.sh" "$kname")
+	base=$(. "$kdir/env" && echo "$KDIR")
+	image=$(. "$kdir/env" && echo "${KIMAGE#"$KDIR"/}")
+	work=$CACHE/mutants/$(basename "$kdir")
+	src=$work/src
+	obj=$work/build
+	control=control-$kname
+	exec 9>"$work.lock"
+	flock -n 9 || { say "mutants: waiting for another run on $work"; flock 9; }
+}
 
 # revert PATCH: back to the pristine tree's content, or fail
 revert()
@@ -98,7 +115,7 @@ revert()
 make_base()
 {
 	[ -f "$work/ready" ] && return
-	say "mutants: copying the mainline kernel $base and $pristine into $work (once)"
+	say "mutants: copying the $kname kernel $base and $pristine into $work (once)"
 	rm -rf "$work"
 	mkdir -p "$work"
 	cp -al "$pristine" "$src"
@@ -131,7 +148,7 @@ make_base()
 	            open(p, 'wb').write(new)
 	            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
 	EOF
-	kmake base || die "the copy of the mainline kernel does not build; log: $OUT/base.log"
+	kmake base || die "the copy of the $kname kernel does not build; log: $OUT/base.log"
 	touch "$work/ready"
 }
 
@@ -149,9 +166,9 @@ kmake()
 # in $OUT/NAME/verdict.json
 judge()
 {
-	python3 - "$OUT/$1" "$1" "$2" "$MUTANTS_DIR/$1.patch" <<-'EOF'
+	python3 - "$OUT/$1" "$1" "$2" "$MUTANTS_DIR/$1.patch" "$kname" <<-'EOF'
 	import json, os, sys
-	out, name, vmrc, patch = sys.argv[1:]
+	out, name, vmrc, patch, kernel = sys.argv[1:]
 	head = {}
 	for l in open(patch):
 	    if l.startswith('--- '):
@@ -160,6 +177,7 @@ judge()
 	    if sep:
 	        head[k.lower()] = v.strip()
 	v = {'mutant': name, 'breaks': head.get('breaks'), 'code': head.get('code'),
+	     'kernel': kernel,
 	     'verdict': None, 'why': None, 'red': [], 'reports': 0,
 	     'result': f'{out}/custom/vm/result.json'}
 	try:
@@ -240,10 +258,10 @@ landed()
 	[ -n "$vm_pid" ] || return 0
 	wait "$vm_pid" || rc=$?
 	vm_pid=
-	if [ "$vm_name" = control ]; then
+	if [ "$vm_name" = "$control" ]; then
 		[ "$rc" -eq 0 ] ||
-			die "the unmutated kernel fails the suite (rc $rc): no mutant can be judged; see $OUT/control/run.log"
-		echo "control (no mutant) passed the suite in $(result_value "$OUT/control/custom/vm/result.json" seconds.host) s"
+			die "the unmutated $kname kernel fails the suite (rc $rc): no mutant can be judged; see $OUT/$control/run.log"
+		echo "$control (no mutant) passed the suite in $(result_value "$OUT/$control/custom/vm/result.json" seconds.host) s"
 	else
 		judge "$vm_name" "$rc"
 	fi
@@ -252,15 +270,21 @@ landed()
 # broken NAME WHY: a mutant that never reached its VM run
 broken()
 {
-	python3 - "$OUT/$1" "$1" "$2" <<-'EOF'
+	python3 - "$OUT/$1" "$1" "$2" "$kname" <<-'EOF'
 	import json, sys
-	out, name, why = sys.argv[1:]
-	json.dump({'mutant': name, 'verdict': 'broken', 'why': why, 'red': []},
+	out, name, why, kernel = sys.argv[1:]
+	json.dump({'mutant': name, 'kernel': kernel, 'verdict': 'broken',
+	           'why': why, 'red': []},
 	          open(f'{out}/verdict.json', 'w'), indent=1)
 	print(f'{name} broken: {why}')
 	EOF
 }
 
+current=
+trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$current"' EXIT
+rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control*
+for k in "${knames[@]}"; do
+use_kernel "$k"
 # a run that was stopped with a mutant applied left it there
 if [ -f "$work/applied" ] && [ -f "$work/ready" ]; then
 	p=$(cat "$work/applied")
@@ -269,21 +293,22 @@ if [ -f "$work/applied" ] && [ -f "$work/ready" ]; then
 fi
 make_base
 
-current=
-trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$current"' EXIT
-rm -f "$OUT"/result.json "$OUT"/table.md
 # The control: the unmutated copy must build and pass, or no red means a
 # thing.  Each VM run then overlaps the next mutant's build.
-say "mutants: the control run, no mutant, then ${#names[@]} mutants (logs: $OUT/<name>/)"
-rm -rf "$OUT/control"
-mkdir -p "$OUT/control"
-t0=$SECONDS
-kmake control || die "the unmutated kernel does not build; log: $OUT/control/build.log"
-stage control || die "the suite does not build for the unmutated kernel; log: $OUT/control/stage.log"
-echo "$((SECONDS - t0))" >"$OUT/control/build_seconds"
-boot control
-
+mine=()
 for n in "${names[@]}"; do
+	[ "$(kernel_of "$MUTANTS_DIR/$n.patch")" != "$k" ] || mine+=("$n")
+done
+say "mutants: $k: the control run, no mutant, then ${#mine[@]} mutants (logs: $OUT/<name>/)"
+rm -rf "${OUT:?}/$control"
+mkdir -p "$OUT/$control"
+t0=$SECONDS
+kmake "$control" || die "the unmutated $k kernel does not build; log: $OUT/$control/build.log"
+stage "$control" || die "the suite does not build for the unmutated $k kernel; log: $OUT/$control/stage.log"
+echo "$((SECONDS - t0))" >"$OUT/$control/build_seconds"
+boot "$control"
+
+for n in "${mine[@]}"; do
 	p=$MUTANTS_DIR/$n.patch
 	t0=$SECONDS
 	rm -rf "${OUT:?}/$n"
@@ -302,7 +327,7 @@ for n in "${names[@]}"; do
 	if module_only "$p"; then
 		say "mutants: $n: the module only, on the unmutated kernel"
 		# $obj's image is the last kernel mutant's until the next build
-		if stage "$n" "$OUT/control/bzImage"; then
+		if stage "$n" "$OUT/$control/bzImage"; then
 			ok=1
 		else
 			why="the suite does not build for it: $OUT/$n/stage.log"
@@ -325,6 +350,7 @@ for n in "${names[@]}"; do
 	fi
 done
 landed
+done
 
 rc=0
 python3 "$TOP/scripts/mutants.py" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
