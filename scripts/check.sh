@@ -157,7 +157,7 @@ help_lists_all()
 	done
 	for v in $(grep -ohE '\$\{[A-Z][A-Z0-9_]+:[-=]' "$TOP"/scripts/*.sh | sed 's/..//; s/:.//' | sort -u); do
 		case $v in
-		CLEAN_DEBIAN_INNER|KARCH|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
+		CLEAN_DEBIAN_INNER|KARCH|KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
 		esac
 		grep -qE "(^|[ ,])$v=" <<<"$out" || { echo "make help lacks variable $v"; missing=1; }
 	done

@@ -209,11 +209,28 @@ module_compat()
 # kernel_name), or one's own KIMAGE= (with KDIR=, default its /lib/modules
 # build tree; ARCH=, default x86_64, says what it is for).  KARCH is
 # exported: vm.sh boots the kernel as its line of scripts/arches.tsv says.
+# KOWN is 1 for a kernel of kernels.tsv with its own KDIR (no KIMAGE= or
+# KDIR= given): nothing of it changes under its path.
+#
+# The kernel is resolved once per command: the answer is exported, with
+# the request it answers, in KPICKED, and a script run for the same
+# request (build.sh by run.sh) takes it instead of resolving it again.
 pick_kernel()
 {
-	local dir kdir=${KDIR:-} name
+	local dir kdir=${KDIR:-} name req picked=${KPICKED:-} p
 
 	if [ -n "${KIMAGE:-}" ]; then
+		name=custom
+	else
+		name=$(kernel_name) || exit
+	fi
+	req="$name"$'\x1f'"$kdir"$'\x1f'"${KIMAGE:-}"$'\x1f'"${ARCH:-}"
+	# KPICKED: the request, a record separator, the answer
+	if [ "${picked%%$'\x1e'*}" = "$req" ]; then
+		IFS=$'\x1f' read -r -a p <<<"${picked#*$'\x1e'}"
+		KARCH=${p[0]} KIMAGE=${p[1]} KVER=${p[2]} KDIR=${p[3]} KFROM=${p[4]}
+		KNAME=$name
+	elif [ "$name" = custom ]; then
 		[ -f "$KIMAGE" ] || die "KIMAGE=$KIMAGE: no such file"
 		KNAME=custom KARCH=$(arch_row "${ARCH:-x86_64}" | awk '{ print $1 }') || exit
 		KFROM="KIMAGE=$KIMAGE"
@@ -221,13 +238,15 @@ pick_kernel()
 		[ -n "$KVER" ] || die "$KIMAGE: not a Linux kernel image"
 		KDIR=${kdir:-/lib/modules/$KVER/build}
 	else
-		name=$(kernel_name) || exit
-		KERNEL=$name
 		dir=$("$TOP/scripts/kernel.sh" "$name") || exit
 		. "$dir/env"
 		KDIR=${kdir:-$KDIR}
 	fi
-	export KARCH
+	[ "$name" = custom ] || KERNEL=$name
+	KOWN=0
+	[ -n "$kdir" ] || [ "$name" = custom ] || KOWN=1
+	KPICKED=$req$'\x1e'$KARCH$'\x1f'$KIMAGE$'\x1f'$KVER$'\x1f'$KDIR$'\x1f'$KFROM
+	export KARCH KPICKED
 	[ -f "$KDIR/Makefile" ] ||
 		die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
 }
