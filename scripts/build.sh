@@ -14,6 +14,13 @@
 # tooling's own programs (scripts/programs.mk: the module's tests, unlink1)
 # are built alike and installed beside, in sched_state-tooling/, with its
 # module (scripts/bench/seed), built against KDIR as test_sched_state.ko.
+#
+# What it installs is kept in $CACHE/kselftest/<kernel>-<key>, the key a
+# hash of the kernel and of every source the build reads (the overlay as
+# laid into KSRC, the pristine tree, the compilers, this recipe): while
+# they are unchanged, any clone copies it instead of building again.  Only
+# for the default KSRC and a kernel of kernels.tsv with its own KDIR: one's
+# own tree or kernel may change under the same path.
 . "$(dirname "$0")/lib.sh"
 pick_kernel
 arch_set "$KARCH"
@@ -51,6 +58,36 @@ o_dir()
 	fi
 	echo "$o"
 }
+
+# build_key: the hash of what the build reads, relative paths only
+build_key()
+{
+	{
+		echo "$KNAME $KARCH $KVER $KDIR $KFROM"
+		cat "$KSRC/.sched_state-pristine"
+		gcc --version | head -n 1
+		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
+		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
+			(cd "$KSRC" && xargs -0 sha256sum -- tools/testing/selftests/Makefile \
+				tools/testing/selftests/lib.mk)
+		(cd "$TOP" && git ls-files -co --exclude-standard -z -- scripts/build.sh \
+			scripts/lib.sh scripts/programs.mk scripts/module-compat.h \
+			scripts/module-tests scripts/bench | xargs -0 sha256sum --)
+	} | sha256sum | cut -c1-12
+}
+
+cached=
+if [ "$KSRC" = "$KSRC_DEFAULT" ] && [ "$KOWN" = 1 ]; then
+	cached=$CACHE/kselftest/$KNAME-$(build_key) || die "could not hash the sources"
+	if [ -f "$cached/done" ]; then
+		say "sched_state for $KNAME: sources unchanged, built before ($cached)"
+		rm -rf "$out"
+		cp -a "$cached/kselftest" "$out"
+		touch "$cached/used"
+		echo "$out"
+		exit 0
+	fi
+fi
 
 if [ ${#cross[@]} -eq 0 ]; then
 	say "building sched_state's programs in $KSRC"
@@ -92,4 +129,12 @@ cp "$seed/sched_state_seed.ko" "$out/sched_state-tooling/bench/"
 # the programs were built without a KDIR; this tree has the module
 mkdir -p "$out/sched_state/test_module"
 cp "$mod/test_module/test_sched_state.ko" "$out/sched_state/test_module/"
+if [ -n "$cached" ]; then
+	# whole or not at all: a concurrent build of the same key may win
+	mkdir -p "$CACHE/kselftest"
+	tmp=$(mktemp -d "$cached.XXXXXX")
+	cp -a "$out" "$tmp/kselftest"
+	touch "$tmp/done" "$tmp/used"
+	mv -T "$tmp" "$cached" 2>/dev/null || rm -rf "$tmp"
+fi
 echo "$out"

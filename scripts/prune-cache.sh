@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Remove from $CACHE the kernels and mainline trees that no command has used
-# for DAYS days (default 14; 0: all of them), each under its own lock, so
+# Remove from $CACHE the kernels, mainline trees and sched_state builds
+# (scripts/build.sh) that no command has used for DAYS days (default 14; 0: all of them), each under its own lock, so
 # that one being built or unpacked now stays.  An entry made before the
 # "used" mark existed counts from its own time.
 . "$(dirname "$0")/lib.sh"
@@ -9,7 +9,7 @@
 days=${DAYS:-14}
 [[ $days =~ ^[0-9]+$ ]] || die "DAYS=$days: not a number"
 freed=0
-for d in "$CACHE"/kernels/*/ "$CACHE"/src/*/; do
+for d in "$CACHE"/kernels/*/ "$CACHE"/src/*/ "$CACHE"/kselftest/*/; do
 	d=${d%/}
 	[ -d "$d" ] || continue
 	ref=$d/used
