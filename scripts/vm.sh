@@ -21,13 +21,22 @@
 #   kernel_reports   line (of dmesg.log) and text
 #   seconds          host (wall time of the boot), timeout, guest_boot (the
 #                    guest's uptime when it reached /init), guest_run (from
-#                    there to the command's end)
+#                    there to the command's end); for --then-cmd's part:
+#                    the host's time from its start, its own timeout, the
+#                    uptime at its start, and from there to its end
 #   files, bad_files what hand_back sent: name, path and bytes of each; the
 #                    names of those cut short or changed on the way
 #   kimage, arch, accel, guest_rc, timed_out, logs
 #
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
 #              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--arch ARCH]
+#              [--then-cmd 'SHELL CMD' --then-out DIR [--then-timeout S]]
+# --then-cmd: once the command is done, the same guest runs a second one
+# (make run's quick benchmark after the suite: one boot instead of two),
+# whose TAP, kernel log and console from that point on are judged on their
+# own, into DIR as OUTDIR's are; --then-timeout (default 600) counts from
+# its start, --timeout up to it.  vm.sh's status stays the first command's
+# verdict; the second's is in DIR/result.json.
 # --arch: the kernel's line of scripts/arches.tsv (default $KARCH, which
 # lib.sh's pick_kernel exports, else x86_64): the QEMU binary, machine, CPU,
 # console and how the kernel log and the TAP leave the guest (serial ports
@@ -66,6 +75,7 @@ msg() { echo "vm.sh: $*"; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='./run_kselftest.sh -c sched_state'
+THEN_CMD='' THEN_OUT='' THEN_TIMEOUT=600
 ARCH_NAME=${KARCH:-x86_64}
 EXTRA=()
 while (($#)); do
@@ -78,6 +88,9 @@ while (($#)); do
 	--guest-cmd) GUEST_CMD=$2 ;;
 	--extra) EXTRA+=("$2") ;;
 	--arch) ARCH_NAME=$2 ;;
+	--then-cmd) THEN_CMD=$2 ;;
+	--then-out) THEN_OUT=$2 ;;
+	--then-timeout) THEN_TIMEOUT=$2 ;;
 	*) die "unknown option $1" ;;
 	esac
 	shift 2
@@ -104,9 +117,15 @@ need_tool fakeroot fakeroot
 [[ -f $KIMAGE ]] || die "kernel image $KIMAGE not found; pass an existing bzImage/vmlinuz with --kimage"
 [[ -f $KSFT/run_kselftest.sh ]] || die "$KSFT/run_kselftest.sh not found; install kselftests with 'make -C tools/testing/selftests install INSTALL_PATH=$KSFT'"
 [[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$TIMEOUT'"
+[[ $THEN_TIMEOUT =~ ^[0-9]+$ ]] || die "--then-timeout wants seconds, got '$THEN_TIMEOUT'"
+[[ -z $THEN_CMD$THEN_OUT || (-n $THEN_CMD && -n $THEN_OUT) ]] || die "--then-cmd and --then-out go together"
 [[ $KVM =~ ^(auto|on|off)$ ]] || die "KVM must be auto, on or off, not '$KVM'"
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
+if [[ -n $THEN_OUT ]]; then
+	mkdir -p "$THEN_OUT"
+	THEN_OUT=$(realpath "$THEN_OUT")
+fi
 
 # USERLAND: where the guest's busybox, dash and timeout come from: this
 # machine, or the arch's packages of this machine's Debian release,
@@ -239,6 +258,7 @@ make_initramfs() {
 	cp -a "$HERE/guest" "$r/guest"
 	add_libraries "$r"
 	printf '%s\n' "$GUEST_CMD" >"$r/guest/command.sh"
+	[[ -z $THEN_CMD ]] || printf '%s\n' "$THEN_CMD" >"$r/guest/then.sh"
 	# runner.sh prefixes nested TAP with "sed -e s/^/# /", and busybox sed
 	# buffers a pipe: nested lines would only arrive when a test ends.
 	cat >"$r/usr/local/bin/sed" <<-'EOF'
@@ -296,6 +316,15 @@ make_initramfs() {
 	{ sh /guest/command.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
 	sleep 1
 	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(cut -d ' ' -f 1 /proc/uptime)"
+	# the second command: its part of each stream starts at this mark
+	if [ -f /guest/then.sh ]; then
+		echo "<6>SCHED_STATE_GUEST: then" >/dev/kmsg
+		echo "SCHED_STATE_GUEST: then" >"$tap"
+		echo "SCHED_STATE_GUEST: then uptime=$(cut -d ' ' -f 1 /proc/uptime)"
+		{ sh /guest/then.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
+		sleep 1
+		echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(cut -d ' ' -f 1 /proc/uptime)"
+	fi
 	poweroff -f
 	EOF
 	} >"$r/init"
@@ -428,6 +457,7 @@ if [[ ${VM_LOCK:-/tmp/sched_state-vm.lock} != none ]]; then
 	flock -n 8 || { msg "waiting for another guest to finish"; flock 8; }
 fi
 rm -rf "$OUT"/{console.*,kmsg.log,ktap.*,dmesg.log,qemu.log,kvm-probe}
+[[ -z $THEN_OUT ]] || rm -rf "$THEN_OUT"/{console.*,kmsg.log,ktap.*,dmesg.log,qemu.log,initramfs.cpio.gz,result.json}
 userland
 # the PCI slots of the "pci" streams
 KMSG_SLOT=10 TAP_SLOT=11
@@ -450,9 +480,17 @@ qpid=$!
 trap 'kill $qpid 2>/dev/null || true' EXIT
 tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | strip_escapes &
 tpid=$!
-start=$SECONDS timedout=
+start=$SECONDS timedout= then_at=
 while kill -0 $qpid 2>/dev/null; do
-	if ((SECONDS - start >= TIMEOUT)); then
+	if [[ -n $THEN_CMD && -z $then_at ]] && grep -qs 'SCHED_STATE_GUEST: then' "$OUT/console.log"; then
+		then_at=$SECONDS
+	fi
+	if [[ -z $then_at ]]; then
+		limit=$((start + TIMEOUT))
+	else
+		limit=$((then_at + THEN_TIMEOUT))
+	fi
+	if ((SECONDS >= limit)); then
 		timedout=1
 		kill $qpid 2>/dev/null || true
 		break
@@ -463,27 +501,54 @@ qrc=0
 wait $qpid || qrc=$?
 wait $tpid || true
 seconds=$((SECONDS - start))
-
-strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
-strip_escapes <"$OUT/console.log" >"$OUT/console.txt"
-make_dmesg
+if [[ -n $THEN_CMD && -z $then_at ]] && grep -qs 'SCHED_STATE_GUEST: then' "$OUT/console.log"; then
+	then_at=$SECONDS
+fi
 
 # what went wrong outside the TAP, one line each, for result.json
-: >"$OUT/problems"
 problem() { msg "$*"; echo "$*" >>"$OUT/problems"; }
-[[ -n $timedout ]] && problem "TIMEOUT after $TIMEOUT s; running: $(running_test)"
-[[ -n $timedout || $qrc == 0 ]] ||
-	problem "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
-if ! grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt"; then
-	[[ -n $timedout ]] || problem "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
-	msg "last 30 console lines:"
-	tail -n 30 "$OUT/console.txt" | sed 's/^/    /'
-fi
-pats=$(IFS='|'; echo "${DMESG_PATTERNS[*]}")
-unexpected_reports 2>"$OUT/accepted" | grep -E -e "$pats" >"$OUT/reports" || true
-while IFS= read -r l; do
-	problem "kernel report: dmesg.log:$l"
-done <"$OUT/reports"
+
+# judge DIR SECONDS TIMEDOUT QRC CMD LIMIT [PROBLEM]: judge one command's
+# run from DIR/console.log, kmsg.log and ktap.raw: DIR/dmesg.log,
+# result.json and the summary line; fails if the run did
+judge() {
+	local OUT=$1 seconds=$2 timedout=$3 qrc=$4 GUEST_CMD=$5 TIMEOUT=$6 pats l bad=0
+
+	strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
+	strip_escapes <"$OUT/console.log" >"$OUT/console.txt"
+	make_dmesg
+	: >"$OUT/problems"
+	[[ -z ${7:-} ]] || problem "$7"
+	[[ -z $timedout ]] || problem "TIMEOUT after $TIMEOUT s; running: $(running_test)"
+	[[ -n $timedout || $qrc == 0 ]] ||
+		problem "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
+	if ! grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt"; then
+		[[ -n $timedout ]] || problem "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
+		msg "last 30 console lines:"
+		tail -n 30 "$OUT/console.txt" | sed 's/^/    /'
+	fi
+	pats=$(IFS='|'; echo "${DMESG_PATTERNS[*]}")
+	unexpected_reports 2>"$OUT/accepted" | grep -E -e "$pats" >"$OUT/reports" || true
+	while IFS= read -r l; do
+		problem "kernel report: dmesg.log:$l"
+	done <"$OUT/reports"
+	write_result || bad=1
+	rm -f "$OUT"/{problems,reports,accepted}
+	return $bad
+}
+
+# split_then FILE DEST [keep]: move FILE's lines from the second command's
+# mark on to DEST (the mark itself only with keep: the console's carries
+# the guest's uptime)
+split_then() {
+	: >"$2"
+	awk -v dest="$2" -v keep="${3:-}" '
+	!moved && /SCHED_STATE_GUEST: then/ { moved = 1; if (keep == "") next }
+	moved { print >dest; next }
+	{ print }
+	' "$1" >"$1.tmp"
+	mv "$1.tmp" "$1"
+}
 
 # result.json, and the TAP's own problems: see write_result
 write_result() {
@@ -513,6 +578,9 @@ write_result() {
 	    m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
 	    return float(m[1]) if m else None
 	booted, done = uptime('booted'), uptime('done')
+	since = 'boot'
+	if booted is None and uptime('then') is not None:
+	    booted, since = uptime('then'), 'its start'  # --then-cmd's part
 	rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
 	reports = []
 	for l in open(f'{out}/reports'):
@@ -540,7 +608,7 @@ write_result() {
 	ktap.write(f'{out}/result.json', r)
 	c, secs = r['counts'], r['seconds']
 	print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on "
-	      'the host, ' + (f"{secs['guest_run']} s from boot to done in the guest"
+	      'the host, ' + (f"{secs['guest_run']} s from {since} to done in the guest"
 	                      if secs['guest_run'] is not None else
 	                      'no boot-to-done time from the guest') +
 	      f", guest rc {r['guest_rc']}; tests: {c['top']} top-level, "
@@ -554,6 +622,20 @@ write_result() {
 }
 
 bad=0
-write_result || bad=1
-rm -f "$OUT"/{problems,reports,accepted}
+if [[ -z $THEN_OUT ]]; then
+	judge "$OUT" "$seconds" "$timedout" "$qrc" "$GUEST_CMD" "$TIMEOUT" || bad=1
+	exit $bad
+fi
+# the time, a timeout and QEMU's status belong to the command that ran last
+for f in console.log kmsg.log ktap.raw; do
+	split_then "$OUT/$f" "$THEN_OUT/$f" $([[ $f != console.log ]] || echo keep)
+done
+cp "$OUT/qemu.log" "$THEN_OUT/qemu.log"
+if [[ -n $then_at ]]; then
+	judge "$OUT" $((then_at - start)) '' 0 "$GUEST_CMD" "$TIMEOUT" || bad=1
+	judge "$THEN_OUT" $((seconds - then_at + start)) "$timedout" "$qrc" "$THEN_CMD" "$THEN_TIMEOUT" || true
+else
+	judge "$OUT" "$seconds" "$timedout" "$qrc" "$GUEST_CMD" "$TIMEOUT" || bad=1
+	judge "$THEN_OUT" 0 '' 0 "$THEN_CMD" "$THEN_TIMEOUT" "not run: the first command did not finish" || true
+fi
 exit $bad
