@@ -27,6 +27,11 @@
 # what came back (<kernel>-seed.txt, -live.tap, -unlink1.json), the full
 # compare.py tables and the plots: $BUILD/bench.
 #
+# make run's quick benchmark runs in the suite's own guest (run.sh
+# --quick-bench, vm.sh --then-cmd), with two entry points here:
+#   bench.sh --guest-cmd     print the timeout (s) and the guest command
+#   bench.sh --report NAME   the report of the run in $BUILD/NAME/bench
+#
 # Knobs: BENCH_CALLS (the commit's comparison: 65000000), BENCH_REPEATS (5),
 # BENCH_LIVE_CALLS (sched_state_bench: 10000000), BENCH_CPU (its CPU or all;
 # default 0), BENCH_TASKS (unlink1's task counts, default 2..4 x CPUs),
@@ -87,12 +92,20 @@ else
 	kernels="$first $(rt_twin "$first")"
 fi
 
+# bench_timeout: the bound for the arch KARCH
+bench_timeout()
+{
+	arch_set "$KARCH"
+	[ -z "$A_CROSS" ] || timeout=$((timeout * 3))
+	echo "${BENCH_TIMEOUT:-$timeout}"
+}
+
 # bench_boot KNAME: build for KNAME, boot it, run the guest command and
-# keep what it handed back as $out/<kernel>-{seed.txt,live.tap,unlink1.json};
-# "single": the kernel KERNEL, ARCH or KIMAGE name.  Prints the name.
+# keep what it handed back (bench_collect); "single": the kernel KERNEL,
+# ARCH or KIMAGE name.  Prints the name.
 bench_boot()
 {
-	local vmout f
+	local vmout
 
 	if [ "$1" != single ]; then
 		export KERNEL=$1
@@ -101,19 +114,26 @@ bench_boot()
 	pick_kernel >&2
 	ksft=$("$TOP/scripts/build.sh") || exit 1
 	vmout=$BUILD/$KNAME/bench
-	arch_set "$KARCH"
-	[ -z "$A_CROSS" ] || timeout=$((timeout * 3))
 	say "benchmarking $KIMAGE ($KNAME, $KARCH) in QEMU"
 	rm -f "$out/$KNAME"-{seed.txt,live.tap,unlink1.json}
 	echo "$KNAME"
-	"$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --timeout "${BENCH_TIMEOUT:-$timeout}" \
+	"$TOP/scripts/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --timeout "$(bench_timeout)" \
 		--out "$vmout" --guest-cmd "$guest" >&2 || exit 1
+	bench_collect "$KNAME"
+}
+
+# bench_collect KNAME: keep what the run in $BUILD/KNAME/bench handed back
+# as $out/<kernel>-{seed.txt,live.tap,unlink1.json}
+bench_collect()
+{
+	local vmout=$BUILD/$1/bench f
+
 	# the chunks must keep the watchdogs quiet, even under TCG
 	! grep -nE 'soft lockup|hard LOCKUP|rcu.*stall|blocked for more than' \
-		"$vmout/dmesg.log" >&2 || exit 1
+		"$vmout/dmesg.log" >&2 || return 1
 	for f in seed.txt live.tap unlink1.json; do
-		cp "$vmout/files/$f" "$out/$KNAME-$f" ||
-			{ say "$KNAME: no $f came back"; exit 1; }
+		cp "$vmout/files/$f" "$out/$1-$f" ||
+			{ say "$1: no $f came back"; return 1; }
 	done
 }
 
@@ -144,14 +164,35 @@ compare_sets()
 mkdir -p "$out"
 bad=0
 done_kernels=()
-for k in $kernels; do
-	if name=$(bench_boot "$k"); then
-		done_kernels+=("$name")
+case ${1:-} in
+--guest-cmd)
+	pick_kernel
+	echo "$(bench_timeout) $guest"
+	exit 0
+	;;
+--report)
+	[ $# -eq 2 ] || die "usage: $0 --report NAME"
+	rm -f "$out/$2"-{seed.txt,live.tap,unlink1.json}
+	if [ "$(result_value "$BUILD/$2/bench/result.json" ok 2>/dev/null)" = true ] &&
+	   bench_collect "$2"; then
+		done_kernels+=("$2")
 	else
-		say "${name:-$k}: the benchmark run failed: see $BUILD/${name:-$k}/bench"
+		say "$2: the benchmark run failed: see $BUILD/$2/bench"
 		bad=1
 	fi
-done
+	;;
+"")
+	for k in $kernels; do
+		if name=$(bench_boot "$k"); then
+			done_kernels+=("$name")
+		else
+			say "${name:-$k}: the benchmark run failed: see $BUILD/${name:-$k}/bench"
+			bad=1
+		fi
+	done
+	;;
+*) die "usage: $0 [--guest-cmd | --report NAME]" ;;
+esac
 
 # print_report: the sections, one per arch (from each run's result.json),
 # then the table across arches
