@@ -33,6 +33,9 @@ apt_root()
 	exec 8>"$r.lock"
 	flock 8		# one user of the root at a time
 	[ -n "$(find "$r/updated" -mmin -1440 2>/dev/null)" ] && return
+	# a refresh that failed in the last hour is not tried again at once:
+	# one command looks the kernel up several times
+	[ -n "$(find "$r/failed" -mmin -60 2>/dev/null)" ] && return
 	mkdir -p "$r/lists/partial" "$r/cache/archives/partial" "$r/sources.list.d"
 	touch "$r/status"
 	# the mirrors this machine's apt uses, for every suite
@@ -54,9 +57,11 @@ apt_root()
 		[ -f "$r/updated" ] ||
 			{ tail -n 5 "$r/update.log" >&2; die "apt-get update for $arch failed; log: $r/update.log"; }
 		say "debian: warning: could not refresh $r (log: $r/update.log); using its lists of $(date -r "$r/updated" +%F)"
+		touch "$r/failed"
 		return
 	fi
 	touch "$r/updated"
+	rm -f "$r/failed"
 }
 
 cmd=${1:-}
