@@ -29,6 +29,8 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	CACHE=${SCHED_STATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sched_state}
 fi
+# for the scripts that do not source this file (vm.sh)
+export SCHED_STATE_CACHE=$CACHE
 KSRC_DEFAULT=$BUILD/linux
 KSRC=${KSRC:-$KSRC_DEFAULT}
 SELFTESTS=$KSRC/tools/testing/selftests
