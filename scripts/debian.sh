@@ -4,10 +4,9 @@
 # machine's own sources: packages are downloaded and unpacked, not installed.
 #
 #   debian.sh list ARCH REGEX        the package names matching REGEX
-#   debian.sh newest ARCH REGEX      the newest of them
+#   debian.sh newest ARCH REGEX      the newest of them and its version, "PKG VER"
 #   debian.sh unpack ARCH DIR PKG... unpack PKG... (name or name=version) into DIR
 #   debian.sh source PKG DIR         sid's source package PKG, unpacked in DIR
-#   debian.sh version ARCH PKG       the candidate version of PKG
 #   debian.sh has ARCH PKG=VER       whether the archive carries PKG at VER
 #   debian.sh depends ARCH PKG REGEX what PKG depends on that matches REGEX
 #
@@ -33,9 +32,6 @@ apt_root()
 	exec 8>"$r.lock"
 	flock 8		# one user of the root at a time
 	[ -n "$(find "$r/updated" -mmin -1440 2>/dev/null)" ] && return
-	# a refresh that failed in the last hour is not tried again at once:
-	# one command looks the kernel up several times
-	[ -n "$(find "$r/failed" -mmin -60 2>/dev/null)" ] && return
 	mkdir -p "$r/lists/partial" "$r/cache/archives/partial" "$r/sources.list.d"
 	touch "$r/status"
 	# the mirrors this machine's apt uses, for every suite
@@ -57,25 +53,27 @@ apt_root()
 		[ -f "$r/updated" ] ||
 			{ tail -n 5 "$r/update.log" >&2; die "apt-get update for $arch failed; log: $r/update.log"; }
 		say "debian: warning: could not refresh $r (log: $r/update.log); using its lists of $(date -r "$r/updated" +%F)"
-		touch "$r/failed"
 		return
 	fi
 	touch "$r/updated"
-	rm -f "$r/failed"
 }
 
 cmd=${1:-}
 case $cmd in
-list|newest)
-	[ $# -eq 3 ] || die "usage: $0 $cmd ARCH REGEX"
+list)
+	[ $# -eq 3 ] || die "usage: $0 list ARCH REGEX"
 	apt_root "$2"
-	apt-cache "${APT[@]}" pkgnames | grep -E "^($3)\$" | sort -V |
-		if [ "$cmd" = newest ]; then tail -n 1; else cat; fi
+	apt-cache "${APT[@]}" pkgnames | grep -E "^($3)\$" | sort -V
 	;;
-version)
-	[ $# -eq 3 ] || die "usage: $0 version ARCH PKG"
+newest)
+	# "PKG VER": the last matching name and its candidate version, in one
+	# look-up (one refresh of the root, one warning offline); nothing if none
+	[ $# -eq 3 ] || die "usage: $0 newest ARCH REGEX"
 	apt_root "$2"
-	apt-cache "${APT[@]}" policy "$3" | sed -n 's/^  Candidate: //p' | grep -v '(none)'
+	pkg=$(apt-cache "${APT[@]}" pkgnames | grep -E "^($3)\$" | sort -V | tail -n 1 || true)
+	[ -n "$pkg" ] || exit 0
+	ver=$(apt-cache "${APT[@]}" policy "$pkg" | sed -n 's/^  Candidate: //p' | grep -v '(none)' || true)
+	[ -z "$ver" ] || echo "$pkg $ver"
 	;;
 has)
 	[ $# -eq 3 ] || die "usage: $0 has ARCH PKG=VER"
@@ -110,6 +108,6 @@ source)
 		{ tail -n 5 "$3/download.log" >&2; die "could not fetch the source of $2"; }
 	;;
 *)
-	die "usage: $0 list|newest|version|has|depends|unpack|source ..."
+	die "usage: $0 list|newest|has|depends|unpack|source ..."
 	;;
 esac

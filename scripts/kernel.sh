@@ -118,9 +118,8 @@ unpack_kernel()
 {
 	local pkg ver abi headers deps kbuild dir root mk
 
-	pkg=$("$TOP/scripts/debian.sh" newest "$debarch" "$what")
-	[ -n "$pkg" ] || die "kernel $name: no package matching '$what' in Debian's archive"
-	ver=$("$TOP/scripts/debian.sh" version "$debarch" "$pkg")
+	read -r pkg ver < <("$TOP/scripts/debian.sh" newest "$debarch" "$what") ||
+		die "kernel $name: no package matching '$what' in Debian's archive"
 	abi=${pkg#linux-image-}
 	abi=${abi%-unsigned}
 	dir=$CACHE/kernels/$name-$abi-$ver

@@ -17,13 +17,12 @@ REGEX='linux-source-[0-9]+\.[0-9]+'
 # newest: the newest upload of linux-source-X.Y (or of any X.Y), "PKG VER"
 newest()
 {
-	local pkg=${1:-} ver
+	local found
 
-	[ -n "$pkg" ] || pkg=$("$TOP/scripts/debian.sh" newest amd64 "$REGEX")
-	ver=$("$TOP/scripts/debian.sh" version amd64 "$pkg" || true)
-	[ -n "$ver" ] ||
-		die "$pkg is not in Debian's archive now; available: $("$TOP/scripts/debian.sh" list amd64 "$REGEX" | tr '\n' ' ')"
-	echo "$pkg $ver"
+	found=$("$TOP/scripts/debian.sh" newest amd64 "${1:-$REGEX}")
+	[ -n "$found" ] ||
+		die "${1:-$REGEX} is not in Debian's archive now; available: $("$TOP/scripts/debian.sh" list amd64 "$REGEX" | tr '\n' ' ')"
+	echo "$found"
 }
 
 if [ "${1:-}" = --bump ]; then
@@ -40,7 +39,7 @@ fi
 [ $# -eq 0 ] || die "usage: $0 [--bump]"
 
 if [ -n "${MAINLINE:-}" ]; then
-	read -r pkg ver < <(newest "linux-source-$MAINLINE")
+	read -r pkg ver < <(newest "linux-source-${MAINLINE//./\\.}")
 else
 	read -r pkg ver <"$PIN"
 	# unpacked before: no look-up, so it works offline
