@@ -620,7 +620,7 @@ FIXTURE_SETUP(freezer)
 
 	fz->pipe = -1;
 	if (!freezer_mount_found(fz->mnt, sizeof(fz->mnt))) {
-		strcpy(fz->mnt, FREEZER_MNT);
+		snprintf(fz->mnt, sizeof(fz->mnt), "%s", FREEZER_MNT);
 		ASSERT_EQ(0, mkdtemp(fz->mnt) ? 0 : errno);
 		if (mount("sched_state", fz->mnt, "cgroup", 0, "freezer")) {
 			err = errno;
