@@ -52,9 +52,6 @@ files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
 # the module's code is to see changed (a macro it expands); the kernel is
 # not rebuilt, the module is built against the patched tree
 module_only() { sed -n '/^--- /q; /^Build: *module *$/p' "$1" | grep -q .; }
-# kernel_of PATCH: the kernel its header names, by default the kernel of
-# the role "default" (mainline)
-kernel_of() { sed -n '/^--- /q; s/^Kernel: *\([^ ]*\) *$/\1/p' "$1" | grep . || kernels name role=default; }
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
@@ -74,10 +71,15 @@ done
 start=$SECONDS
 pristine=$("$TOP/scripts/mainline.sh")
 mkdir -p "$CACHE/mutants" "$OUT"
-# the kernels the mutants break
-mapfile -t knames < <(for n in "${names[@]}"; do
-	kernel_of "$MUTANTS_DIR/$n.patch"
-done | sort -u)
+# the kernel each mutant breaks: its header's "Kernel:", by default the
+# kernel of the role "default" (mainline)
+default=$(kernels name role=default)
+declare -A kernel_of
+for n in "${names[@]}"; do
+	kernel_of[$n]=$(sed -n '/^--- /q; s/^Kernel: *\([^ ]*\) *$/\1/p' "$MUTANTS_DIR/$n.patch")
+	: "${kernel_of[$n]:=$default}"
+done
+mapfile -t knames < <(printf '%s\n' "${kernel_of[@]}" | sort -u)
 
 # use_kernel NAME: the copy of kernel NAME's build that the mutants patch
 use_kernel()
@@ -283,73 +285,80 @@ broken()
 current=
 trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$current"' EXIT
 rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control*
-for k in "${knames[@]}"; do
-use_kernel "$k"
-# a run that was stopped with a mutant applied left it there
-if [ -f "$work/applied" ] && [ -f "$work/ready" ]; then
-	p=$(cat "$work/applied")
-	say "mutants: reverting ${p##*/}, left applied by a stopped run"
-	revert "$p"
-fi
-make_base
+# mutate K: kernel K's control run, then its mutants
+mutate()
+{
+	local k=$1 mine=() n p t0 f ok why
 
-# The control: the unmutated copy must build and pass, or no red means a
-# thing.  Each VM run then overlaps the next mutant's build.
-mine=()
-for n in "${names[@]}"; do
-	[ "$(kernel_of "$MUTANTS_DIR/$n.patch")" != "$k" ] || mine+=("$n")
-done
-say "mutants: $k: the control run, no mutant, then ${#mine[@]} mutants (logs: $OUT/<name>/)"
-rm -rf "${OUT:?}/$control"
-mkdir -p "$OUT/$control"
-t0=$SECONDS
-kmake "$control" || die "the unmutated $k kernel does not build; log: $OUT/$control/build.log"
-stage "$control" || die "the suite does not build for the unmutated $k kernel; log: $OUT/$control/stage.log"
-echo "$((SECONDS - t0))" >"$OUT/$control/build_seconds"
-boot "$control"
+	use_kernel "$k"
+	# a run that was stopped with a mutant applied left it there
+	if [ -f "$work/applied" ] && [ -f "$work/ready" ]; then
+		p=$(cat "$work/applied")
+		say "mutants: reverting ${p##*/}, left applied by a stopped run"
+		revert "$p"
+	fi
+	make_base
 
-for n in "${mine[@]}"; do
-	p=$MUTANTS_DIR/$n.patch
-	t0=$SECONDS
-	rm -rf "${OUT:?}/$n"
-	mkdir -p "$OUT/$n"
-	for f in $(files "$p"); do
-		# break the file out of its hard link to the pristine tree
-		cp -p --remove-destination "$pristine/$f" "$src/$f"
-		[ "$(stat -c %i "$src/$f")" != "$(stat -c %i "$pristine/$f")" ] ||
-			die "$src/$f is still the pristine tree's file"
+	# The control: the unmutated copy must build and pass, or no red means a
+	# thing.  Each VM run then overlaps the next mutant's build.
+	for n in "${names[@]}"; do
+		[ "${kernel_of[$n]}" != "$k" ] || mine+=("$n")
 	done
-	echo "$p" >"$work/applied"
-	current=$p
-	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
-		die "mutant $n does not apply to $pristine"
-	ok=
-	if module_only "$p"; then
-		say "mutants: $n: the module only, on the unmutated kernel"
-		# $obj's image is the last kernel mutant's until the next build
-		if stage "$n" "$OUT/$control/bzImage"; then
-			ok=1
-		else
+	say "mutants: $k: the control run, no mutant, then ${#mine[@]} mutants (logs: $OUT/<name>/)"
+	rm -rf "${OUT:?}/$control"
+	mkdir -p "$OUT/$control"
+	t0=$SECONDS
+	kmake "$control" || die "the unmutated $k kernel does not build; log: $OUT/$control/build.log"
+	stage "$control" || die "the suite does not build for the unmutated $k kernel; log: $OUT/$control/stage.log"
+	echo "$((SECONDS - t0))" >"$OUT/$control/build_seconds"
+	boot "$control"
+
+	for n in "${mine[@]}"; do
+		p=$MUTANTS_DIR/$n.patch
+		t0=$SECONDS
+		rm -rf "${OUT:?}/$n"
+		mkdir -p "$OUT/$n"
+		for f in $(files "$p"); do
+			# break the file out of its hard link to the pristine tree
+			cp -p --remove-destination "$pristine/$f" "$src/$f"
+			[ "$(stat -c %i "$src/$f")" != "$(stat -c %i "$pristine/$f")" ] ||
+				die "$src/$f is still the pristine tree's file"
+		done
+		echo "$p" >"$work/applied"
+		current=$p
+		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
+			die "mutant $n does not apply to $pristine"
+		ok=
+		if module_only "$p"; then
+			say "mutants: $n: the module only, on the unmutated kernel"
+			# $obj's image is the last kernel mutant's until the next build
+			if stage "$n" "$OUT/$control/bzImage"; then
+				ok=1
+			else
+				why="the suite does not build for it: $OUT/$n/stage.log"
+			fi
+		elif ! kmake "$n"; then
+			why="the kernel does not build: $OUT/$n/build.log"
+		elif ! stage "$n"; then
 			why="the suite does not build for it: $OUT/$n/stage.log"
+		else
+			ok=1
 		fi
-	elif ! kmake "$n"; then
-		why="the kernel does not build: $OUT/$n/build.log"
-	elif ! stage "$n"; then
-		why="the suite does not build for it: $OUT/$n/stage.log"
-	else
-		ok=1
-	fi
-	echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
-	revert "$p"
-	current=
+		echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
+		revert "$p"
+		current=
+		landed
+		if [ -n "$ok" ]; then
+			boot "$n"
+		else
+			broken "$n" "$why"
+		fi
+	done
 	landed
-	if [ -n "$ok" ]; then
-		boot "$n"
-	else
-		broken "$n" "$why"
-	fi
-done
-landed
+}
+
+for k in "${knames[@]}"; do
+	mutate "$k"
 done
 
 rc=0
