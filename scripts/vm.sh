@@ -480,11 +480,15 @@ qpid=$!
 trap 'kill $qpid 2>/dev/null || true' EXIT
 tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | strip_escapes &
 tpid=$!
-start=$SECONDS timedout= then_at=
-while kill -0 $qpid 2>/dev/null; do
+# then_seen: then_at, once the second command's mark is on the console
+then_seen() {
 	if [[ -n $THEN_CMD && -z $then_at ]] && grep -qs 'SCHED_STATE_GUEST: then' "$OUT/console.log"; then
 		then_at=$SECONDS
 	fi
+}
+start=$SECONDS timedout= then_at=
+while kill -0 $qpid 2>/dev/null; do
+	then_seen
 	if [[ -z $then_at ]]; then
 		limit=$((start + TIMEOUT))
 	else
@@ -501,9 +505,7 @@ qrc=0
 wait $qpid || qrc=$?
 wait $tpid || true
 seconds=$((SECONDS - start))
-if [[ -n $THEN_CMD && -z $then_at ]] && grep -qs 'SCHED_STATE_GUEST: then' "$OUT/console.log"; then
-	then_at=$SECONDS
-fi
+then_seen
 
 # what went wrong outside the TAP, one line each, for result.json
 problem() { msg "$*"; echo "$*" >>"$OUT/problems"; }
