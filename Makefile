@@ -38,7 +38,7 @@
 #                each must turn checks red (MUTANTS=name1,name2: only those);
 #                build/mutants/result.json and table.md
 #   make bump-mainline  pin the newest linux-source upload in Debian's archive
-#                in scripts/mainline.pin, and say what changed
+#                in scripts/tree/mainline.pin, and say what changed
 #   make prune-cache  remove the cached kernels and trees unused for DAYS
 #                days (default 14)
 #   make clean   remove build/
@@ -48,7 +48,8 @@
 #   KERNEL=      a name of scripts/kernels.tsv (mainline, mainline-rt, debug,
 #                6.12, 6.12-rt, 6.1, 6.1-rt, 6.12-arm64, ...); default mainline
 #   ARCH=        an arch of scripts/arches.tsv or its Debian name; bench: all
-#   MAINLINE=X.Y the newest linux-source-X.Y instead of scripts/mainline.pin
+#   MAINLINE=X.Y the newest linux-source-X.Y instead of
+#                scripts/tree/mainline.pin
 #   KSRC=        your own kernel tree to build in (default build/linux)
 #   KIMAGE=      your own kernel image to boot, instead of KERNEL
 #   KDIR=        the build tree the module is built against (default KERNEL's)
@@ -68,12 +69,12 @@
 #                lifecycle kills (24)
 #   VM_LOCK=     the lock one guest at a time holds (none: no lock)
 #   PATCHES_SIGNOFF="Name <email>", PATCHES_BASE=  patches: the author, and
-#                the pristine tree (default scripts/mainline.sh's)
+#                the pristine tree (default scripts/tree/mainline.sh's)
 #   BENCH_KERNELS=, BENCH_ALL=, BENCH_CALLS=, BENCH_REPEATS=, BENCH_CPU=,
 #   BENCH_TASKS=, BENCH_WARMUP=, BENCH_SAMPLES=, BENCH_INTERVAL=,
 #   BENCH_TIMEOUT=, BENCH_MODE=, BENCH_CONTROL=, BENCH_DIR=,
 #   BENCH_LIVE_CALLS=  bench and bench-host (their meaning:
-#                scripts/bench.sh, bench-host.sh)
+#                scripts/bench/bench.sh, bench-host.sh)
 #   BENCH_KEEP=1 bench: keep this run's data in bench/result.json, which
 #                the cover letter reports, if it is of one arch (0: never;
 #                default: only a full run of the default kernels)
@@ -94,46 +95,46 @@ help:
 	@sed -n -e 's/^# \(Targets:\|Variables .*:\)$$/\1/p' -e 's/^#   /  /p' Makefile
 
 deps:
-	@scripts/deps.sh check
+	@scripts/tree/deps.sh check
 
 tree:
-	@$(WITH_ARCH) scripts/deps.sh run
-	@scripts/prepare-tree.sh
+	@$(WITH_ARCH) scripts/tree/deps.sh run
+	@scripts/tree/prepare-tree.sh
 
 build: tree
-	@$(WITH_ARCH) scripts/build.sh
+	@$(WITH_ARCH) scripts/tree/build.sh
 
 # One guest: the suite, then the quick benchmark.  The suite's verdict is
 # make's; a failing benchmark after it only says so.
 run: tree
-	@$(WITH_ARCH) scripts/run.sh --quick-bench
+	@$(WITH_ARCH) scripts/vm/run.sh --quick-bench
 
 check:
-	@scripts/check.sh
+	@scripts/gates/check.sh
 
 check-full:
-	@scripts/check.sh --full
+	@scripts/gates/check.sh --full
 
 checkpatch: deps tree
-	@scripts/checkpatch.sh
+	@scripts/gates/checkpatch.sh
 
 bench: tree
-	@$(WITH_ARCH) scripts/bench.sh
+	@$(WITH_ARCH) scripts/bench/bench.sh
 
 bench-host: tree
-	@scripts/bench-host.sh
+	@scripts/bench/bench-host.sh
 
 patches: deps
-	@scripts/patches.sh $(if $(CHECK),--check)
+	@scripts/report/patches.sh $(if $(CHECK),--check)
 
 bump-mainline: deps
-	@scripts/mainline.sh --bump
+	@scripts/tree/mainline.sh --bump
 
 prune-cache:
-	@scripts/prune-cache.sh
+	@scripts/tree/prune-cache.sh
 
 mutants: tree
-	@scripts/mutants.sh $(subst $(comma), ,$(MUTANTS))
+	@scripts/gates/mutants.sh $(subst $(comma), ,$(MUTANTS))
 
 clean:
 	rm -rf build

@@ -3,7 +3,7 @@
 #
 # Knobs (environment or make variables):
 #   MAINLINE  X.Y: the linux-source-X.Y to use (default: the newest in Debian's
-#           archive, sid or experimental; scripts/mainline.sh)
+#           archive, sid or experimental; scripts/tree/mainline.sh)
 #   KSRC    kernel source tree to build in   (default: $BUILD/linux, a copy of
 #           that mainline tree with the overlay; one's own tree otherwise)
 #   KERNEL  a name of scripts/kernels.tsv    (default: the one whose role
@@ -194,7 +194,7 @@ image_release()
 }
 
 # module_compat KDIR: the make argument that builds the module against a
-# tree lacking kzalloc_obj() (6.1), with scripts/module-compat.h; nothing
+# tree lacking kzalloc_obj() (6.1), with scripts/tree/module-compat.h; nothing
 # for one that has it.  A make O= dir or Debian's headers include their
 # source tree's Makefile.
 module_compat()
@@ -203,7 +203,7 @@ module_compat()
 
 	src=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$1/Makefile" 2>/dev/null | tail -n 1)
 	grep -qs '^#define kzalloc_obj(' "${src:-$1}/include/linux/slab.h" ||
-		echo "KCFLAGS=-include $TOP/scripts/module-compat.h"
+		echo "KCFLAGS=-include $TOP/scripts/tree/module-compat.h"
 }
 
 # Set KNAME, KARCH, KIMAGE, KVER, KDIR and KFROM for the kernel under test:
@@ -240,7 +240,7 @@ pick_kernel()
 		[ -n "$KVER" ] || die "$KIMAGE: not a Linux kernel image"
 		KDIR=${kdir:-/lib/modules/$KVER/build}
 	else
-		dir=$("$TOP/scripts/kernel.sh" "$name") || exit
+		dir=$("$TOP/scripts/tree/kernel.sh" "$name") || exit
 		. "$dir/env"
 		KDIR=${kdir:-$KDIR}
 	fi
@@ -284,7 +284,7 @@ result_value()
 	EOF
 }
 
-# stress_command: the guest command of scripts/guest/stress.sh, the
+# stress_command: the guest command of scripts/vm/guest/stress.sh, the
 # hostile-input and lifecycle programs: STRESS_INPUTS fuzz inputs per file
 # (default 10000); STRESS_SEED, if set, replays both programs.
 stress_command()

@@ -9,7 +9,7 @@
  *
  * Loading it runs the benchmark in the loader's context, calls=N calls of
  * each variant, the variants taking turns in each of repeats=R rounds, and
- * prints to the kernel log, for scripts/compare.py:
+ * prints to the kernel log, for scripts/bench/compare.py:
  *   sched_state_seed: kernel <release>, <calls> calls x <repeats> repeats
  *   sched_state_seed: cpu <cpu> repeat <r> ns: <variant> <ns> ...
  * Preemption is off for chunks of at most 10 ms, with cond_resched() between

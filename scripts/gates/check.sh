@@ -1,0 +1,300 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The whole gate: every check runs, each says PASS or FAIL, and the last line
+# counts them.  Exits non-zero if any failed.
+#
+#   check.sh          what CI runs: on each kernel of scripts/kernels.tsv what
+#                     its "check" column says (the mainline kernels in full:
+#                     suite, hostile input and lifecycle;
+#                     the suite on the x86 LTS kernels and 6.12-arm64), the
+#                     debug kernel, a few kernel mutants (CHECK_MUTANTS), and
+#                     the static and build gates
+#   check.sh --full   the same with the "full" column: every kernel of every
+#                     arch, and in full one kernel per arch at least; every
+#                     kernel mutant
+. "$(dirname "$0")/../lib.sh"
+set +e
+
+# The captured TAP must satisfy two real consumers, as it is and flat
+# (scripts/report/flat-tap.py: every nested result a top-level line, which both
+# judge); and a failure planted in a nested result must fail both.
+prove_tap() { prove --exec cat "$1"; }
+kunit_tap() { python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$1"; }
+TAP_CONSUMERS=(prove_tap kunit_tap)
+
+consumers()
+{
+	local vm=$BUILD/$1/vm f c
+
+	[ -s "$vm/ktap.tap" ] || { echo "no TAP at $vm/ktap.tap"; return 1; }
+	python3 "$TOP/scripts/report/flat-tap.py" "$vm/result.json" >"$vm/flat.tap" &&
+	python3 "$TOP/scripts/report/flat-tap.py" --plant-failure "$vm/result.json" >"$vm/planted.tap" ||
+		return 1
+	for f in ktap flat; do
+		for c in "${TAP_CONSUMERS[@]}"; do
+			$c "$vm/$f.tap" || return 1
+		done
+	done
+	for c in "${TAP_CONSUMERS[@]}"; do
+		! $c "$vm/planted.tap" >/dev/null 2>&1 ||
+			{ echo "$c passed $vm/planted.tap, which has a failure"; return 1; }
+	done
+	echo "a failure planted in a nested result: both consumers fail"
+}
+
+# A farm's run: run_kselftest.sh as is, no SCHED_STATE_HUNG_TASK.  The three
+# hung_task tests skip with their reason and no report reaches the kernel log.
+quiet_default()
+{
+	local out=$BUILD/$1/quiet ksft
+
+	ksft=$(KERNEL=$1 "$TOP/scripts/tree/build.sh") &&
+	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null
+	 "$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" \
+		--guest-cmd 'unset SCHED_STATE_HUNG_TASK; ./run_kselftest.sh -c sched_state') &&
+	quiet_result "$out/result.json"
+}
+
+# quiet_result RESULT_JSON: the three hung_task tests skipped for want of
+# SCHED_STATE_HUNG_TASK, and no hung-task report, accepted or not
+quiet_result()
+{
+	python3 - "$1" <<-'EOF'
+	import json, re, sys
+	r = json.load(open(sys.argv[1]))
+	skipped = [t['name'] for t in r['tests'] if t['depth'] == 1 and
+	           re.fullmatch(r'hung_task\.[a-z]+\.detector', t['name']) and
+	           t['result'] == 'skip' and
+	           t['comment'] == 'set SCHED_STATE_HUNG_TASK=1']
+	print(f"skipped for want of SCHED_STATE_HUNG_TASK: {' '.join(skipped)}")
+	print(f"kernel reports: {r['counts']['reports']}, accepted hung-task "
+	      f"reports: {r['counts']['accepted']}")
+	sys.exit(not (r['ok'] and len(skipped) == 3 and
+	              r['counts']['reports'] == 0 and r['counts']['accepted'] == 0))
+	EOF
+}
+
+# A developer's path on this host's kernel, without the module: one entry,
+# sched_state.sh, which passes (exit 0); inside it the module-free tests
+# pass, every module-backed one skips with a reason, each test reports once,
+# and the names pass names.py as the farms would make them.  KDIR names no
+# tree: on a workstation with its kernel's headers, the module would
+# otherwise build and load into the running kernel.  The log's TAP goes
+# through scripts/vm/ktap.py, as a VM run's does, into
+# host-kselftest/result.json.
+host_kselftest()
+{
+	local out=$BUILD/host-kselftest
+
+	mkdir -p "$out"
+	make -C "$KSRC" kselftest TARGETS=sched_state KDIR="$BUILD/no-kdir" 2>&1 | cat >"$out/kselftest.log"
+	cat "$out/kselftest.log"
+	python3 "$TOP/scripts/vm/ktap.py" --log "$out/kselftest.log" "$out/result.json"
+	host_result "$out/result.json" &&
+	python3 "$TOP/scripts/report/names.py" "$out/result.json"
+}
+
+# host_result RESULT_JSON: what host_kselftest requires of its results
+host_result()
+{
+	python3 - "$1" <<-'EOF'
+	import json, re, sys
+	r = json.load(open(sys.argv[1]))
+	tests, bad = r['tests'], list(r['problems'])
+	top = [t for t in tests if t['depth'] == 0]
+	if [(t['name'], t['result']) for t in top] != \
+	        [('selftests: sched_state: sched_state.sh', 'pass')]:
+	    bad.append('not one passing sched_state.sh: ' +
+	               ', '.join(f"{t['name']} {t['result']}" for t in top))
+	nested = [t for t in tests if t['depth'] == 1]
+	if not top or top[0]['planned'] != len(nested):
+	    bad.append(f"{len(nested)} nested results, planned "
+	               f"{top[0]['planned'] if top else None}")
+	# the /proc tests need no module, nor the freezer's (they pass, or
+	# skip without a v1 freezer): the others skip, saying why
+	proc = [t for t in nested if t['result'] == 'pass' and
+	        re.fullmatch(r'child\.proc\.[A-Za-z_]+', t['name'])]
+	if len(proc) != 5:
+	    bad.append(f'{len(proc)} child.proc tests passed, not 5')
+	for t in nested:
+	    if t in proc or (t['result'] == 'pass' and
+	                     re.fullmatch(r'freezer\.[A-Za-z_]+', t['name'])):
+	        continue
+	    if t['result'] != 'skip' or not re.fullmatch(r'[A-Za-z_.]+', t['name']) \
+	            or not re.match(r'[a-z]', t['comment'] or ''):
+	        bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}")
+	c = r['counts']
+	print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
+	      f"{c['skip']} skip, {c['fail']} fail")
+	for b in bad:
+	    print('  ' + b)
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
+# get_maintainer.pl sends the new files to the scheduler maintainers.
+maintainers()
+{
+	local f out
+
+	for f in tools/testing/selftests/sched_state/sched_state_test.c \
+		 Documentation/scheduler/sched-state.rst; do
+		out=$(cd "$KSRC" && perl scripts/get_maintainer.pl -f "$f")
+		echo "$f:"
+		echo "$out" | sed 's/^/  /'
+		grep -q "(maintainer:SCHEDULER)" <<<"$out" || return 1
+	done
+}
+
+# make help names every .PHONY target and every variable the scripts read
+# (less those check.sh and the scripts hand each other).
+help_lists_all()
+{
+	local out t v missing=0
+
+	out=$(make -s -C "$TOP" help) || return 1
+	for t in $(sed -n 's/^\.PHONY: //p' "$TOP/Makefile"); do
+		grep -qE "^  make $t( |$)" <<<"$out" || { echo "make help lacks target $t"; missing=1; }
+	done
+	for v in $(grep -ohE '\$\{[A-Z][A-Z0-9_]+:[-=]' "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh |
+		sed 's/..//; s/:.//' | sort -u); do
+		case $v in
+		CLEAN_DEBIAN_INNER|KARCH|KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
+		esac
+		grep -qE "(^|[ ,])$v=" <<<"$out" || { echo "make help lacks variable $v"; missing=1; }
+	done
+	return $missing
+}
+
+# Not root: the harness skips as a whole, with its reason.
+non_root_skips()
+{
+	local out rc
+
+	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$SELFTESTS/sched_state/sched_state_test")
+	rc=$?
+	echo "$out"
+	[ $rc -eq 4 ] && echo "$out" | grep -q "^1..0 # SKIP .*root"
+}
+
+# The mutants make check runs (make check-full: all of mutants/): one per
+# file of the kernel they break, each rebuilding only that file.
+CHECK_MUTANTS=(proc-stopped-traced-letters ttwu-mask-wakes-normal freezer-skips-freezable)
+mutants_what()
+{
+	if [ $full = 1 ]; then
+		echo "all of mutants/"
+	else
+		echo "${CHECK_MUTANTS[*]}"
+	fi
+}
+
+mutant_tables()
+{
+	gate "README's mutant tables are mutants/result.json's, which has every mutant" \
+		python3 "$TOP/scripts/gates/mutants.py" --check
+}
+
+full=0
+case ${1:-} in
+--full) full=1 ;;
+"") ;;
+*) die "usage: $0 [--full]" ;;
+esac
+
+# kdir NAME: the kernel's build tree (kernel.sh builds or unpacks it once)
+kdir()
+{
+	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null; echo "$KDIR")
+}
+
+# the suite on kernel $1, and, in full, hostile input and lifecycle
+kernel_gates()
+{
+	local k=$1 all=$2
+
+	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/vm/run.sh"
+	gate "TAP consumers on the $k run (prove, kunit.py parse; flat; a planted failure)" consumers "$k"
+	[ "$all" = 1 ] || return 0
+	gate "hostile input and lifecycle on the $k kernel" \
+		env KERNEL="$k" "$TOP/scripts/gates/stress.sh"
+}
+
+rm -f "$BUILD/matrix.txt"
+gate "deps and tree" bash -c '"$0"/deps.sh check && "$0"/prepare-tree.sh' "$TOP/scripts/tree"
+gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $full = 1 ] && echo ', make run')" \
+	"$TOP/scripts/gates/clean-debian.sh" $([ $full = 1 ] && echo --run)
+gate "checkpatch --strict" "$TOP/scripts/gates/checkpatch.sh"
+gate "compare.py statistics self-test" python3 "$TOP/scripts/bench/compare.py" --self-test
+# make check-full's run of every mutant writes README's tables and
+# mutants/result.json anew: it checks them after that run
+[ $full = 1 ] || mutant_tables
+gate "make help names every target and variable" help_lists_all
+gate "docs build adds no warning" "$TOP/scripts/gates/docs.sh"
+gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
+
+# The kernels, each as its column of scripts/kernels.tsv says: "all",
+# "suite" or "-"; the Debian kernels first, while the others build.
+col=check
+[ $full = 0 ] || col=full
+mapfile -t plan < <(kernels from,name,$col "$col!=-" | sort -s -r -k1,1 |
+	awk '{ print $2 ":" $3 }')
+# the kernels the gates take by role (scripts/kernels.tsv's role column):
+# the one they build and boot as mainline, and its PREEMPT_RT twin
+default=$(kernels name role=default)
+[ -n "$default" ] || die "scripts/kernels.tsv: no kernel has the role default"
+default_rt=$(kernels name "role=rt:$default")
+
+# The kernels built from the mainline tree take minutes each the first
+# time: build mainline now, and the others the plan and the debug gate need
+# meanwhile at the lowest priority, while the VM gates leave a core mostly
+# idle.  Their gates wait for them (kernel.sh holds a lock per kernel) and
+# show why if a build failed.
+gate "the $default kernel builds" "$TOP/scripts/tree/kernel.sh" "$default"
+mapfile -t later < <({ kernels name from=build role!=default "$col!=-"
+	kernels name from=build role=debug; } | awk '!seen[$0]++')
+mkdir -p "$BUILD"
+setsid nice -n 19 bash -c 'for k; do "$0" "$k"; done' "$TOP/scripts/tree/kernel.sh" "${later[@]}" \
+	>"$BUILD/kernels.bg.log" 2>&1 &
+bg=$!
+trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
+say "check.sh: building ${later[*]} in the background (log: $BUILD/kernels.bg.log)"
+
+runs=()
+for p in "${plan[@]}"; do
+	kernel_gates "${p%:*}" "$([ "${p#*:}" = all ] && echo 1 || echo 0)"
+	runs+=("$BUILD/${p%:*}/vm")
+done
+gate "names as the CI farms parse them: once each, short, the same on every kernel" \
+	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" "$@"' \
+	"$TOP/scripts/report/names.py" "${runs[@]/%//result.json}"
+# after the kernels: the cover letter carries the matrix they just measured
+gate "patch series: git am, builds and checkpatch at every step" \
+	env KDIR="$(kdir "$default")" "$TOP/scripts/report/patches.sh" --check
+gate "the lifecycle script waits and kills alike with and without busybox" \
+	env KERNEL="$default" "$TOP/scripts/gates/lifecycle-portability.sh"
+gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
+	bash -c 'python3 "$0"/vm/ktap.py --self-test >/dev/null &&
+		python3 "$0"/report/results.py --self-test >/dev/null &&
+		python3 "$0"/report/results.py --check "$@"' \
+	"$TOP/scripts" "${runs[@]}"
+gate "kernel mutants: $(mutants_what) turn the suite red" \
+	"$TOP/scripts/gates/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
+[ $full = 0 ] || mutant_tables
+gate "a farm's default run on $default: hung_task skips, no kernel report" quiet_default "$default"
+gate "CI job entries (kernelci-pipeline, tuxlava) load and fit the suite" \
+	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0"' "$TOP/scripts/report/ci-jobs.py"
+gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
+	env STATIC_KDIRS="$(kdir "$default") $(kdir "$default_rt")" "$TOP/scripts/gates/static.sh"
+gate "module build matrix and the CI farms' builds (KDIR untouched)" \
+	env MATRIX_ODIR="$(kdir "$default")" "$TOP/scripts/gates/build-matrix.sh"
+wait $bg || true
+gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak scans" \
+	"$TOP/scripts/gates/debug-run.sh"
+gate "make kselftest on the host kernel" host_kselftest
+gate "harness as non-root exits 4" non_root_skips
+
+echo "matrix ($BUILD/matrix.txt):"
+sed 's/^/  /' "$BUILD/matrix.txt" 2>/dev/null || echo "  (none)"
+gates "check$([ $full = 1 ] && echo -full)"

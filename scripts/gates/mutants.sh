@@ -1,0 +1,373 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Prove the suite against the kernel, not against its own module: each
+# mutants/<name>.patch is a small regression in one kernel .c file (or, with
+# "Build: module", in a header whose macro the module expands).  Build the
+# mainline kernel with it, boot it with the suite, record which checks went
+# red, revert it.
+#
+#   mutants.sh [NAME...]   the named mutants (default: every mutants/*.patch)
+#
+# A mutant is caught ("red") only when its kernel boots and named checks
+# fail; a build failure, a panic or an oops, a hang, a boot failure or a VM
+# timeout is "broken", not a kill.  Each mutant prints one line, "<name> red: <checks>",
+# "<name> green" or "<name> broken: <why>"; the same goes to
+# $BUILD/mutants/result.json, and as tables to $BUILD/mutants/table.md (a row
+# per mutant) and map.md (a row per check).  A run of every mutant keeps its
+# data in mutants/result.json and both tables in README.md.
+# Fails if any mutant is green or broken, or if the unmutated kernel (the
+# control run, first) does not pass the suite.
+#
+# The kernels: a mutant breaks the kernel its header's "Kernel:" names
+# (mainline by default; mainline-rt for PREEMPT_RT's code), a kernel of
+# scripts/tree/kernel.sh built from the mainline tree.  Its cached build is
+# never written: it is copied once into $CACHE/mutants/<its name>/: build/, a
+# copy of its O= directory with its paths moved to src/, a hard-linked copy
+# of the pristine mainline tree.  Before a mutant patches a file, the file is
+# broken out of its hard link; patch -R reverts it, so src/ has the pristine
+# tree's content again after every mutant.  Each build is incremental (one
+# .c file recompiled, vmlinux relinked), under nice.  A mutant's kernel image
+# and its suite (the module built against its build) are staged out of the
+# tree before the revert, so that its VM run (scripts/vm/vm.sh, which takes
+# the machine's VM lock) overlaps the next mutant's build.
+#
+# Each kernel's control run is $BUILD/mutants/control-<kernel>/.
+# Per mutant, in $BUILD/mutants/<name>/: build.log, stage.log
+# (scripts/tree/build.sh), run.log (vm.sh) and the VM run's files in
+# custom/vm/ (result.json, ktap.tap, dmesg.log: see README.md),
+# verdict.json.
+. "$(dirname "$0")/../lib.sh"
+
+# One compound command, parsed whole before it runs: a run takes half an
+# hour, and bash reads a script as it goes.
+{
+MUTANTS_DIR=$TOP/mutants
+OUT=$BUILD/mutants
+JOBS=${JOBS:-$(nproc)}
+# a suite run takes 1-2 minutes; a hung mutant should not cost 10
+VM_TIMEOUT=${MUTANT_TIMEOUT:-420}
+
+# files PATCH: the files a patch changes, relative to the tree's top
+files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
+# module_only PATCH: its header says "Build: module": a header that only
+# the module's code is to see changed (a macro it expands); the kernel is
+# not rebuilt, the module is built against the patched tree
+module_only() { sed -n '/^--- /q; /^Build: *module *$/p' "$1" | grep -q .; }
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+	# grouped by the file they patch: a reverted file is recompiled once
+	# more with the next mutant's build, and then only once per file
+	mapfile -t names < <(for p in "$MUTANTS_DIR"/*.patch; do
+		n=${p##*/}
+		echo "$(files "$p" | head -n 1) ${n%.patch}"
+	done | sort | cut -d ' ' -f 2)
+fi
+for n in "${names[@]}"; do
+	[ -f "$MUTANTS_DIR/$n.patch" ] ||
+		die "no mutant $n; known: $(cd "$MUTANTS_DIR" && ls *.patch | sed 's/\.patch$//' | tr '\n' ' ')"
+done
+[ -d "$KSRC/tools/testing/selftests/sched_state" ] || die "KSRC=$KSRC has no sched_state: run make tree"
+
+start=$SECONDS
+pristine=$("$TOP/scripts/tree/mainline.sh")
+mkdir -p "$CACHE/mutants" "$OUT"
+# the kernel each mutant breaks: its header's "Kernel:", by default the
+# kernel of the role "default" (mainline)
+default=$(kernels name role=default)
+declare -A kernel_of
+for n in "${names[@]}"; do
+	kernel_of[$n]=$(sed -n '/^--- /q; s/^Kernel: *\([^ ]*\) *$/\1/p' "$MUTANTS_DIR/$n.patch")
+	: "${kernel_of[$n]:=$default}"
+done
+mapfile -t knames < <(printf '%s\n' "${kernel_of[@]}" | sort -u)
+
+# use_kernel NAME: the copy of kernel NAME's build that the mutants patch
+use_kernel()
+{
+	kname=$1
+	kdir=$("$TOP/scripts/tree/kernel.sh" "$kname")
+	base=$(. "$kdir/env" && echo "$KDIR")
+	image=$(. "$kdir/env" && echo "${KIMAGE#"$KDIR"/}")
+	work=$CACHE/mutants/$(basename "$kdir")
+	src=$work/src
+	obj=$work/build
+	control=control-$kname
+	exec 9>"$work.lock"
+	flock -n 9 || { say "mutants: waiting for another run on $work"; flock 9; }
+}
+
+# revert PATCH: back to the pristine tree's content, or fail
+revert()
+{
+	local f
+
+	patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"$1" ||
+		die "mutant ${1##*/} did not revert in $src; remove $work to start again"
+	for f in $(files "$1"); do
+		cmp -s "$pristine/$f" "$src/$f" ||
+			die "$src/$f differs from the pristine tree after reverting ${1##*/}; remove $work"
+		# no kernel object saw the change: back to the pristine file and
+		# its time, or the next build recompiles all that includes it
+		! module_only "$1" || ln -f "$pristine/$f" "$src/$f"
+	done
+	rm -f "$work/applied"
+}
+
+# make_base: the copy of the mainline kernel's build, once
+make_base()
+{
+	[ -f "$work/ready" ] && return
+	say "mutants: copying the $kname kernel $base and $pristine into $work (once)"
+	rm -rf "$work"
+	mkdir -p "$work"
+	cp -al "$pristine" "$src"
+	# cp -a keeps the times: make sees every object up to date
+	cp -a "$base" "$obj"
+	# kbuild's commands name the source and build directories by absolute
+	# path: the same commands with the new paths, or every object rebuilds
+	python3 - "$obj" "$pristine" "$src" "$base" "$obj" <<-'EOF'
+	import os, sys
+	top, *pairs = sys.argv[1:]
+	pairs = [(pairs[i].encode(), pairs[i + 1].encode()) for i in (0, 2)]
+	for d, _, names in os.walk(top):
+	    for n in names:
+	        p = os.path.join(d, n)
+	        if os.path.islink(p):
+	            t = os.readlink(p).encode()
+	            for old, new in pairs:
+	                t = t.replace(old, new)
+	            os.unlink(p)
+	            os.symlink(t, p)
+	            continue
+	        data = open(p, 'rb').read()
+	        if b'\0' in data:
+	            continue
+	        new = data
+	        for o, r in pairs:
+	            new = new.replace(o, r)
+	        if new != data:
+	            st = os.stat(p)
+	            open(p, 'wb').write(new)
+	            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+	EOF
+	kmake base || die "the copy of the $kname kernel does not build; log: $OUT/base.log"
+	touch "$work/ready"
+}
+
+# kmake NAME: the incremental build, its log in $OUT/NAME.log or NAME/build.log
+kmake()
+{
+	local log=$OUT/$1/build.log
+
+	[ "$1" != base ] || log=$OUT/base.log
+	mkdir -p "$(dirname "$log")"
+	nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "$(basename "$image")" modules >"$log" 2>&1
+}
+
+# judge NAME VMRC: the verdict of NAME's run, one line on stdout, its data
+# in $OUT/NAME/verdict.json
+judge()
+{
+	python3 - "$OUT/$1" "$1" "$2" "$MUTANTS_DIR/$1.patch" "$kname" <<-'EOF'
+	import json, os, sys
+	out, name, vmrc, patch, kernel = sys.argv[1:]
+	head = {}
+	for l in open(patch):
+	    if l.startswith('--- '):
+	        break
+	    k, sep, v = l.partition(': ')
+	    if sep:
+	        head[k.lower()] = v.strip()
+	v = {'mutant': name, 'breaks': head.get('breaks'), 'code': head.get('code'),
+	     'kernel': kernel,
+	     'verdict': None, 'why': None, 'red': [], 'reports': 0,
+	     'result': f'{out}/custom/vm/result.json'}
+	try:
+	    v['build_seconds'] = int(open(f'{out}/build_seconds').read())
+	except (OSError, ValueError):
+	    pass
+	try:
+	    r = json.load(open(v['result']))
+	except (OSError, ValueError) as e:
+	    r = None
+	    v['verdict'], v['why'] = 'broken', f'no result.json from the VM run (rc {vmrc})'
+	if r:
+	    v['reports'] = r['counts']['reports']
+	    v['seconds'] = r['seconds']['host']
+	    # the kernel crashed, if only in part: what the suite saw then
+	    # is the crash's doing, not the mutant's own
+	    crash = ('Kernel panic', 'Oops', 'kernel BUG at',
+	             'general protection fault', 'Unable to handle kernel')
+	    panic = [k['text'] for k in r['kernel_reports']
+	             if any(c in k['text'] for c in crash)]
+	    hung = [p for p in r['problems'] if 'guest crashed or hung' in p or
+	            'QEMU exited' in p]
+	    if r['seconds']['guest_boot'] is None:
+	        v['verdict'], v['why'] = 'broken', 'the kernel did not reach /init'
+	    elif r['timed_out']:
+	        v['verdict'] = 'broken'
+	        v['why'] = next((p for p in r['problems'] if p.startswith('TIMEOUT')),
+	                        'VM timeout')
+	    elif panic:
+	        v['verdict'], v['why'] = 'broken', panic[0].strip()
+	    elif hung:
+	        v['verdict'], v['why'] = 'broken', hung[0]
+	    elif r['counts']['top'] == 0:
+	        v['verdict'], v['why'] = 'broken', 'the suite reported no result'
+	    else:
+	        red = [t['name'] for t in r['tests'] if t['depth'] >= 1 and
+	               t['result'] == 'fail' and not t['children']]
+	        v['red'] = list(dict.fromkeys(red))
+	        v['verdict'] = 'red' if red else 'green'
+	json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
+	line = f"{name} {v['verdict']}"
+	if v['verdict'] == 'red':
+	    line += ': ' + ', '.join(v['red'])
+	elif v['verdict'] == 'broken':
+	    line += ': ' + v['why']
+	print(line)
+	EOF
+}
+
+# stage NAME [IMAGE]: after NAME's build, what its run needs outside the
+# working tree: the kernel image (IMAGE, else the one just built), and the
+# suite installed with the module built against this build
+# (scripts/tree/build.sh), in $OUT/NAME/custom/kselftest
+stage()
+{
+	cp "${2:-$obj/$image}" "$OUT/$1/bzImage"
+	BUILD=$OUT/$1 KIMAGE=$OUT/$1/bzImage KDIR=$obj KSRC=$KSRC \
+		"$TOP/scripts/tree/build.sh" >"$OUT/$1/stage.log" 2>&1
+}
+
+# boot NAME: the suite on NAME's staged kernel, in the background (its own
+# process group, so that an interrupted run stops it and its QEMU); vm.sh
+# waits for the machine's VM lock.  Sets vm_pid and vm_name.
+boot()
+{
+	setsid env KARCH=x86_64 "$TOP/scripts/vm/vm.sh" --kimage "$OUT/$1/bzImage" \
+		--ksft "$OUT/$1/custom/kselftest" --out "$OUT/$1/custom/vm" \
+		--timeout "$VM_TIMEOUT" >"$OUT/$1/run.log" 2>&1 &
+	vm_pid=$! vm_name=$1
+}
+
+# landed: wait for the VM run in flight, if any, and judge it
+vm_pid= vm_name=
+landed()
+{
+	local rc=0
+
+	[ -n "$vm_pid" ] || return 0
+	wait "$vm_pid" || rc=$?
+	vm_pid=
+	if [ "$vm_name" = "$control" ]; then
+		[ "$rc" -eq 0 ] ||
+			die "the unmutated $kname kernel fails the suite (rc $rc): no mutant can be judged; see $OUT/$control/run.log"
+		echo "$control (no mutant) passed the suite in $(result_value "$OUT/$control/custom/vm/result.json" seconds.host) s"
+	else
+		judge "$vm_name" "$rc"
+	fi
+}
+
+# broken NAME WHY: a mutant that never reached its VM run
+broken()
+{
+	python3 - "$OUT/$1" "$1" "$2" "$kname" <<-'EOF'
+	import json, sys
+	out, name, why, kernel = sys.argv[1:]
+	json.dump({'mutant': name, 'kernel': kernel, 'verdict': 'broken',
+	           'why': why, 'red': []},
+	          open(f'{out}/verdict.json', 'w'), indent=1)
+	print(f'{name} broken: {why}')
+	EOF
+}
+
+current=
+trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$current"' EXIT
+rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control*
+# mutate K: kernel K's control run, then its mutants
+mutate()
+{
+	local k=$1 mine=() n p t0 f ok why
+
+	use_kernel "$k"
+	# a run that was stopped with a mutant applied left it there
+	if [ -f "$work/applied" ] && [ -f "$work/ready" ]; then
+		p=$(cat "$work/applied")
+		say "mutants: reverting ${p##*/}, left applied by a stopped run"
+		revert "$p"
+	fi
+	make_base
+
+	# The control: the unmutated copy must build and pass, or no red means a
+	# thing.  Each VM run then overlaps the next mutant's build.
+	for n in "${names[@]}"; do
+		[ "${kernel_of[$n]}" != "$k" ] || mine+=("$n")
+	done
+	say "mutants: $k: the control run, no mutant, then ${#mine[@]} mutants (logs: $OUT/<name>/)"
+	rm -rf "${OUT:?}/$control"
+	mkdir -p "$OUT/$control"
+	t0=$SECONDS
+	kmake "$control" || die "the unmutated $k kernel does not build; log: $OUT/$control/build.log"
+	stage "$control" || die "the suite does not build for the unmutated $k kernel; log: $OUT/$control/stage.log"
+	echo "$((SECONDS - t0))" >"$OUT/$control/build_seconds"
+	boot "$control"
+
+	for n in "${mine[@]}"; do
+		p=$MUTANTS_DIR/$n.patch
+		t0=$SECONDS
+		rm -rf "${OUT:?}/$n"
+		mkdir -p "$OUT/$n"
+		for f in $(files "$p"); do
+			# break the file out of its hard link to the pristine tree
+			cp -p --remove-destination "$pristine/$f" "$src/$f"
+			[ "$(stat -c %i "$src/$f")" != "$(stat -c %i "$pristine/$f")" ] ||
+				die "$src/$f is still the pristine tree's file"
+		done
+		echo "$p" >"$work/applied"
+		current=$p
+		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
+			die "mutant $n does not apply to $pristine"
+		ok=
+		if module_only "$p"; then
+			say "mutants: $n: the module only, on the unmutated kernel"
+			# $obj's image is the last kernel mutant's until the next build
+			if stage "$n" "$OUT/$control/bzImage"; then
+				ok=1
+			else
+				why="the suite does not build for it: $OUT/$n/stage.log"
+			fi
+		elif ! kmake "$n"; then
+			why="the kernel does not build: $OUT/$n/build.log"
+		elif ! stage "$n"; then
+			why="the suite does not build for it: $OUT/$n/stage.log"
+		else
+			ok=1
+		fi
+		echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
+		revert "$p"
+		current=
+		landed
+		if [ -n "$ok" ]; then
+			boot "$n"
+		else
+			broken "$n" "$why"
+		fi
+	done
+	landed
+}
+
+for k in "${knames[@]}"; do
+	mutate "$k"
+done
+
+rc=0
+python3 "$TOP/scripts/gates/mutants.py" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
+# a run of every mutant is the one README.md shows
+if [ $# -eq 0 ]; then
+	python3 "$TOP/scripts/gates/mutants.py" --readme "$OUT/result.json"
+	say "mutants: README.md's tables and mutants/result.json made anew from this run"
+fi
+exit $rc
+}

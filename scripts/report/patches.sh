@@ -1,0 +1,266 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The overlay as an upstream series against the pristine mainline tree, in
+# $BUILD/patches/.  --check then git-ams it patch by patch onto a copy of
+# that tree; each step must build (programs, and the module against KDIR),
+# pass checkpatch.pl --strict, add no docs warning and reach SCHEDULER
+# through get_maintainer.pl.
+#
+# patches/series/<n>-<name>/ is patch n: "message" (a patch file serves: from
+# its first "--- a/" on, it is ignored), "files" (the whole files it adds)
+# and *.diff (its changes to files already there).  The final tree is the
+# pristine files with patches/*.patch and MAINTAINERS.patch, plus the
+# overlay as committed (or, not yet committed, as in the working tree).
+# From the last patch down each takes out its files and reverses its diffs;
+# what is left must be pristine.  patches/series/cover is the cover letter.
+#
+# PATCHES_SIGNOFF="Name <email>" authors and signs off the series, else the
+# git identity does (signing off only if it is a real address).
+# PATCHES_BASE: the pristine tree (default scripts/tree/mainline.sh's).
+# $BUILD/matrix.txt, if there, is the last matrix run the cover reports;
+# mutants/result.json, the last run of every kernel mutant; bench/result.json,
+# the make bench run kept for it (scripts/bench/bench-result.py).
+. "$(dirname "$0")/../lib.sh"
+
+check=0
+case ${1:-} in
+--check) check=1 ;;
+"") ;;
+*) die "usage: $0 [--check]" ;;
+esac
+
+SERIES=$TOP/patches/series OUT=$BUILD/patches WORK=$BUILD/patches-work
+GEN=$BUILD/patches-gen PTREE=$BUILD/patches-tree CHK=$BUILD/patches-check
+SEL=tools/testing/selftests ST=tools/testing/selftests/sched_state
+PAGE=Documentation/scheduler/sched-state.rst
+TOUCHED="MAINTAINERS $SEL/Makefile Documentation/scheduler/index.rst"
+mapfile -t PATCHES < <(find "$SERIES" -mindepth 1 -maxdepth 1 -type d -name '[0-9]*-*' | sort -V)
+[ ${#PATCHES[@]} -gt 0 ] || die "no patch in ${SERIES#"$TOP"/}"
+
+BASE=${PATCHES_BASE:-$("$TOP/scripts/tree/mainline.sh")} || die "no pristine tree (scripts/tree/mainline.sh)"
+[ -f "$BASE/MAINTAINERS" ] || die "PATCHES_BASE=$BASE is not a kernel tree"
+BASE_VER=v$(make -s -C "$BASE" kernelversion | sed 's/^\([0-9]*\.[0-9]*\)\.0/\1/')
+if [ "$(git -C "$BASE" rev-parse --show-toplevel 2>/dev/null)" = "$BASE" ]; then
+	# shellcheck disable=SC2086 # one word per path
+	git -C "$BASE" diff --quiet HEAD -- $TOUCHED || die "$BASE: $TOUCHED differ from its HEAD"
+	BASE_LINE="base-commit: $(git -C "$BASE" rev-parse HEAD)" BASE_DESC="$BASE_VER, $BASE_LINE"
+else	# scripts/tree/mainline.sh records the Debian package it unpacked
+	deb=$(cat "$(dirname "$BASE")/done" 2>/dev/null || true)
+	BASE_LINE="Applies to: $BASE_VER${deb:+ (Debian $deb)}" BASE_DESC="$BASE_VER${deb:+ (Debian $deb)} in $BASE"
+fi
+
+# A placeholder identity authors the commits but signs nothing off: a
+# Signed-off-by certifies the DCO, which only a real person can.
+ident=${PATCHES_SIGNOFF:-"$(git -C "$TOP" config user.name || true) <$(git -C "$TOP" config user.email || true)>"}
+signoff=1
+[ -n "${PATCHES_SIGNOFF:-}" ] || case $ident in
+*noreply*|*.example\>|*.invalid\>|*.test\>|*localhost*|*"<>") signoff=0 ;;
+esac
+name=${ident% <*} email=${ident##*<} email=${email%>}
+if [ -z "$name" ] || [ -z "$email" ]; then die "no git identity: set PATCHES_SIGNOFF=\"Name <email>\""; fi
+date=$(git -C "$TOP" log -1 --format=%cI)	# fixed dates: the same series each run
+export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date
+export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$date
+
+git_series() { git -C "$GEN" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+git_applied() { git -C "$PTREE" -c core.autocrlf=false -c commit.gpgsign=false "$@"; }
+unpatch() { patch -d "$1" -p1 -f -s --no-backup-if-mismatch -r - "${@:3}" <"$2"; }
+
+# The final tree in $WORK/final; say what the series leaves out.
+stage()
+{
+	local f left='' committed listed
+
+	rm -rf "$WORK" && mkdir -p "$WORK/final"
+	# shellcheck disable=SC2086 # one word per path
+	(cd "$BASE" && cp --parents $TOUCHED "$WORK/final/")
+	for f in "$TOP"/patches/*.patch "$TOP/MAINTAINERS.patch"; do
+		unpatch "$WORK/final" "$f" || die "${f#"$TOP"/} does not apply to $BASE"
+	done
+	committed=$(git -C "$TOP" ls-tree -r --name-only HEAD -- tools Documentation)
+	listed=$(cat "${PATCHES[@]/%//files}")
+	# shellcheck disable=SC2086 # one word per path
+	git -C "$TOP" archive HEAD $committed | tar -x -C "$WORK/final"
+	for f in $committed; do
+		[ "$(grep -cxF "$f" <<<"$listed")" -eq 1 ] || die "$f is committed but not in one patches/series/*/files"
+	done
+	for f in $listed; do
+		[ -f "$WORK/final/$f" ] || (cd "$TOP" && cp -p --parents "$f" "$WORK/final/") ||
+			die "$f: neither in HEAD nor in the working tree"
+	done
+	for f in $(cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation); do
+		cmp -s "$TOP/$f" "$WORK/final/$f" || left="$left $f"
+	done
+	[ -z "$left" ] || say "patches: not in the series as in the working tree (not committed):$left"
+}
+
+# $WORK/<k>: the tree once patch k is in; $WORK/0: the pristine files.
+peel()
+{
+	local k d diffs left
+
+	cp -a "$WORK/final" "$WORK/tree"
+	for ((k = ${#PATCHES[@]}; k >= 1; k--)); do
+		cp -a "$WORK/tree" "$WORK/$k"
+		(cd "$WORK/tree" && xargs -r rm -- <"${PATCHES[k - 1]}/files") || die "${PATCHES[k - 1]}/files: a file is missing"
+		diffs=("${PATCHES[k - 1]}"/*.diff)
+		for ((d = ${#diffs[@]} - 1; d >= 0; d--)); do
+			[ ! -e "${diffs[d]}" ] || unpatch "$WORK/tree" "${diffs[d]}" -R ||
+				die "${diffs[d]#"$TOP"/} no longer reverses out of the tree after it: refresh it"
+		done
+		find "$WORK/tree" -depth -type d -empty -delete
+	done
+	for d in $TOUCHED; do
+		cmp -s "$BASE/$d" "$WORK/tree/$d" || die "the series' diffs to $d add up to other than patches/*.patch"
+	done
+	left=$(cd "$WORK/tree" && find . -type f | sed 's|^\./||' | grep -vxF "${TOUCHED// /$'\n'}") &&
+		die "in no patch's files: $left"
+	mv "$WORK/tree" "$WORK/0"
+}
+
+# Commit step K: its tree, with patch K's message.
+commit()
+{
+	local msg="base: the files of $BASE_VER this series changes"$'\n\n'"From $BASE_DESC."
+
+	rsync -a --delete --exclude=/.git "$WORK/$1/" "$GEN/"
+	if [ "$1" -gt 0 ]; then
+		msg=$(sed '/^--- a\//,$d' "${PATCHES[$1 - 1]}/message")
+		[ "$signoff" -eq 0 ] || msg+=$'\n\n'"Signed-off-by: $name <$email>"
+	fi
+	git_series add -A && git_series commit -q --no-verify -m "$msg"
+}
+
+# The last matrix run, as $BUILD/matrix.txt records it, dated by each
+# kernel's result.json (else by matrix.txt).
+matrix()
+{
+	local f=$BUILD/matrix.txt re='^[^ ]+ [^ ]+ [0-9]+ pass [0-9]+ skip [0-9]+ fail( \(.*\))?$' k dates
+
+	[ -s "$f" ] || { echo "Test results: no matrix run recorded."; return; }
+	! grep -v '^$' "$f" | grep -vqE "$re" || die "$f: a line is not '$re'"
+	dates=$(awk 'NF { print $1 }' "$f" | while read -r k; do
+		date -u -r "$BUILD/$k/vm/result.json" +%F 2>/dev/null || date -u -r "$f" +%F
+	done | sort -u | sed -n '1p;$p' | uniq | paste -sd' ' | sed 's/ / to /')
+	printf 'Tested (%s): the suite'\''s last run under QEMU, per kernel:\n\n' "$dates"
+	grep -v '^$' "$f" | awk '{ r = ""; for (i = 9; i <= NF; i++) r = r " " $i
+		printf "  %-12s %-28s %4d pass %4d skip %4d fail%s\n", $1, $2, $3, $5, $7, r }'
+}
+
+start=$SECONDS
+say "patches: building the series in ${GEN#"$TOP"/}"
+stage && peel
+rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_state
+for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
+tested=$(matrix) || exit 2
+mutated=$(python3 "$TOP/scripts/gates/mutants.py" --cover) || die "no mutants/result.json: run make mutants"
+benched=$(python3 "$TOP/scripts/bench/bench-result.py" --cover) || die "no bench/result.json: run make bench"
+git_series config branch.sched_state.description \
+	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched"$'\n\n'"$BASE_LINE"
+git_series -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
+echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
+	"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
+find "$OUT" -name '*.patch' -printf '    %f\n' | sort
+[ "$check" -eq 1 ] || exit 0
+
+# A hard-linked copy of BASE whose git tracks only TOUCHED and LICENSES/
+# (which checkpatch's spdxcheck.py reads): git am writes only the files a
+# patch names, and never through a link.
+pristine_tree()
+{
+	local e mark="$BASE, tracking $TOUCHED LICENSES"
+
+	if [ "$(cat "$PTREE/.pristine" 2>/dev/null)" != "$mark" ]; then
+		say "patches: copying $BASE into ${PTREE#"$TOP"/}, with its uapi headers (once)"
+		rm -rf "$PTREE" && mkdir -p "$PTREE"
+		for e in "$BASE"/* "$BASE"/.[!.]*; do
+			[ -e "$e" ] && [ "${e##*/}" != .git ] && cp -al "$e" "$PTREE/"
+		done
+		# shellcheck disable=SC2086 # one word per path
+		git init -q -b series "$PTREE" && git_applied add -f -- $TOUCHED LICENSES &&
+			git_applied commit -q --no-verify -m base && git_applied tag base
+		make -s -C "$PTREE" headers >/dev/null || die "make headers failed in $PTREE"
+		echo "$mark" >"$PTREE/.pristine"
+	fi
+	git_applied am --abort >/dev/null 2>&1 || true
+	git_applied checkout -q -f --detach base && rm -rf "${PTREE:?}/$ST" "${PTREE:?}/$PAGE"
+	# shellcheck disable=SC2086 # one word per path
+	git_applied diff --quiet base -- $TOUCHED || die "$PTREE: $TOUCHED are not pristine"
+	"$TOP/scripts/gates/docs.sh" --warnings "$PTREE" "$CHK/base.warnings" >"$CHK/base.log" 2>&1 ||
+		{ cat "$CHK/base.log"; die "the base's docs build failed"; }
+	echo "patches --check: the base's scheduler book: $(wc -l <"$CHK/base.warnings") warning(s)"
+}
+
+# check_patch P: git am P, then the checks; each says what it found.
+check_patch()
+{
+	local p=$1 log out f ko="no module (KDIR not set)" flags=(--strict)
+
+	log=$CHK/$(basename "$p" .patch)
+	git_applied am -q "$p" >"$log.am" 2>&1 || { cat "$log.am"; echo "  git am: FAILED"; return 1; }
+	echo "  git am: applied on $(git_applied log -1 --format=%h HEAD~1)"
+	# the selftests dir, built from scratch as its users build it
+	git_applied clean -fdxq -- "$ST"
+	make -C "$PTREE/$SEL" TARGETS=sched_state KDIR="${KDIR:-/nonexistent}" >"$log.build" 2>&1 ||
+		{ tail -n 30 "$log.build"; echo "  build: FAILED (log: $log.build)"; return 1; }
+	! grep -E "warning:|WARNING:|error:" "$log.build" || { echo "  build: warnings (log: $log.build)"; return 1; }
+	[ -x "$PTREE/$ST/sched_state_test" ] || { echo "  build: no sched_state_test"; return 1; }
+	[ -z "${KDIR:-}" ] || ko=test_module/test_sched_state.ko
+	[ -f "$PTREE/$ST/$ko" ] || [ -z "${KDIR:-}" ] || { echo "  build: no $ko"; return 1; }
+	echo "  build: ok, $(cd "$PTREE/$ST" && find sched_state_test sched_state_bench 2>/dev/null | tr '\n' ' ')$ko"
+	# the scheduler book, with no warning the base lacks
+	"$TOP/scripts/gates/docs.sh" --warnings "$PTREE" "$log.warnings" >"$log.docs" 2>&1 || { cat "$log.docs"; echo "  docs: FAILED"; return 1; }
+	out=$(comm -23 "$log.warnings" "$CHK/base.warnings")
+	[ -z "$out" ] || { echo "$out"; echo "  docs: new warning(s)"; return 1; }
+	echo "  docs: $(wc -l <"$log.warnings") warning(s), none new"
+	# every file added is SCHEDULER's, and the patch reaches them: the answer
+	# to checkpatch's "does MAINTAINERS need updating?"
+	for f in $(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f }' "$p"); do
+		out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$f" 2>&1)
+		grep -q "(maintainer:SCHEDULER)" <<<"$out" || { printf '  maintainers: %s is not SCHEDULER'\''s:\n%s\n' "$f" "$out"; return 1; }
+	done
+	grep -q "^ MAINTAINERS *|" "$p" || ! grep -q "^new file mode" "$p" || flags+=(--ignore FILE_PATH_CHANGES)
+	out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback "$p" 2>&1)
+	if ! grep -q "(maintainer:SCHEDULER)" <<<"$out" && grep -qE "^\+\+\+ b/($ST/|$PAGE)" "$p"; then
+		printf '  maintainers: the patch does not reach SCHEDULER:\n%s\n' "$out"
+		return 1
+	fi
+	echo "  maintainers: $(grep "(maintainer:" <<<"$out" | sed 's/ <[^>]*>//' | paste -sd, | sed 's/,/, /g')"
+	grep -q "^Signed-off-by: " "$p" || flags+=(--no-signoff)
+	out=$(cd "$PTREE" && perl scripts/checkpatch.pl "${flags[@]}" --show-types "$p" 2>&1)
+	grep -q "^total: 0 errors, 0 warnings, 0 checks" <<<"$out" || { echo "$out"; echo "  checkpatch: FAILED"; return 1; }
+	# spdxcheck.py needs python3-ply and python3-git; failing, it checks nothing
+	! grep -A3 "^Traceback" <<<"$out" || { echo "  checkpatch: scripts/spdxcheck.py failed"; return 1; }
+	echo "  checkpatch ${flags[*]}: $(grep "^total:" <<<"$out")"
+}
+
+check_final()
+{
+	local f
+
+	for f in $(cd "$WORK/final" && find . -type f | sed 's|^\./||'); do
+		cmp -s "$WORK/final/$f" "$PTREE/$f" || { echo "  $f differs from the final tree"; return 1; }
+	done
+	echo "  the applied series is the overlay, MAINTAINERS.patch and patches/*.patch"
+}
+
+start=$SECONDS
+mkdir -p "$CHK"
+if [ -n "${KDIR:-}" ]; then
+	[ -f "$KDIR/Module.symvers" ] || die "KDIR=$KDIR: not a kernel build tree (no Module.symvers)"
+	touch "$CHK/kdir.stamp"		# nothing in KDIR may be newer
+fi
+echo "patches --check: on $BASE_DESC, the module against KDIR=${KDIR:-(not set: not built)}"
+pristine_tree
+for p in "$OUT"/0*.patch; do
+	[ "${p##*/}" != 0000-cover-letter.patch ] || continue
+	gate "$(basename "$p")" check_patch "$p" || true
+	[ "$failed" -eq 0 ] || break	# the next patch needs this one
+done
+[ "$failed" -eq 0 ] && gate "the applied series is the final tree" check_final
+if [ -n "${KDIR:-}" ] && [ -n "$(find "$KDIR" -newer "$CHK/kdir.stamp" | head)" ]; then
+	echo "FAIL: the builds wrote into KDIR=$KDIR:" && find "$KDIR" -newer "$CHK/kdir.stamp" | head
+	failed=$((failed + 1)) failures+=("KDIR unchanged")
+fi
+echo "patches --check: $((SECONDS - start)) s"
+gates "patches --check"
