@@ -102,12 +102,12 @@ tree:
 	@scripts/tree/prepare-tree.sh
 
 build: tree
-	@$(WITH_ARCH) scripts/tree/build.sh
+	@$(WITH_ARCH) scripts/tree/build-kselftest.sh
 
 # One guest: the suite, then the quick benchmark.  The suite's verdict is
 # make's; a failing benchmark after it only says so.
 run: tree
-	@$(WITH_ARCH) scripts/vm/run.sh --quick-bench
+	@$(WITH_ARCH) scripts/vm/run-suite.sh --quick-bench
 
 check:
 	@scripts/gates/check.sh

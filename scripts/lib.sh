@@ -216,7 +216,8 @@ module_compat()
 #
 # The kernel is resolved once per command: the answer is exported, with
 # the request it answers, in KPICKED, and a script run for the same
-# request (build.sh by run.sh) takes it instead of resolving it again.
+# request (build-kselftest.sh by run-suite.sh) takes it instead of
+# resolving it again.
 pick_kernel()
 {
 	local dir kdir=${KDIR:-} name req picked=${KPICKED:-} p

@@ -27,7 +27,7 @@
 # what came back (<kernel>-seed.txt, -live.tap, -unlink1.json), the full
 # compare.py tables and the plots: $BUILD/bench.
 #
-# make run's quick benchmark runs in the suite's own guest (run.sh
+# make run's quick benchmark runs in the suite's own guest (run-suite.sh
 # --quick-bench, vm.sh --then-cmd), with two entry points here:
 #   bench.sh --guest-cmd     print the timeout (s) and the guest command
 #   bench.sh --report NAME   the report of the run in $BUILD/NAME/bench
@@ -112,7 +112,7 @@ bench_boot()
 		unset KIMAGE KDIR ARCH
 	fi
 	pick_kernel >&2
-	ksft=$("$TOP/scripts/tree/build.sh") || exit 1
+	ksft=$("$TOP/scripts/tree/build-kselftest.sh") || exit 1
 	vmout=$BUILD/$KNAME/bench
 	say "benchmarking $KIMAGE ($KNAME, $KARCH) in QEMU"
 	rm -f "$out/$KNAME"-{seed.txt,live.tap,unlink1.json}

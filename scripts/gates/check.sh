@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The whole gate: every check runs, each says PASS or FAIL, and the last line
-# counts them.  Exits non-zero if any failed.
+# The gate driver: make check and make check-full (and so CI, .ci/run) run
+# this, and it runs every gate, the scripts of this directory and the
+# other stages' checks alike.  Every gate runs, each says PASS or FAIL, and
+# the last line counts them.  Exits non-zero if any failed.
 #
 #   check.sh          what CI runs: on each kernel of scripts/kernels.tsv what
 #                     its "check" column says (the mainline kernels in full:
@@ -48,7 +50,7 @@ quiet_default()
 {
 	local out=$BUILD/$1/quiet ksft
 
-	ksft=$(KERNEL=$1 "$TOP/scripts/tree/build.sh") &&
+	ksft=$(KERNEL=$1 "$TOP/scripts/tree/build-kselftest.sh") &&
 	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null
 	 "$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" \
 		--guest-cmd 'unset SCHED_STATE_HUNG_TASK; ./run_kselftest.sh -c sched_state') &&
@@ -77,7 +79,7 @@ quiet_result()
 # A developer's path on this host's kernel, without the module: one entry,
 # sched_state.sh, which passes (exit 0); inside it the module-free tests
 # pass, every module-backed one skips with a reason, each test reports once,
-# and the names pass names.py as the farms would make them.  KDIR names no
+# and the names pass farm_names.py as the farms would make them.  KDIR names no
 # tree: on a workstation with its kernel's headers, the module would
 # otherwise build and load into the running kernel.  The log's TAP goes
 # through scripts/vm/ktap.py, as a VM run's does, into
@@ -91,7 +93,7 @@ host_kselftest()
 	cat "$out/kselftest.log"
 	python3 "$TOP/scripts/vm/ktap.py" --log "$out/kselftest.log" "$out/result.json"
 	host_result "$out/result.json" &&
-	python3 "$TOP/scripts/report/names.py" "$out/result.json"
+	python3 "$TOP/scripts/report/farm_names.py" "$out/result.json"
 }
 
 # host_result RESULT_JSON: what host_kselftest requires of its results
@@ -193,7 +195,7 @@ mutants_what()
 mutant_tables()
 {
 	gate "README's mutant tables are mutants/result.json's, which has every mutant" \
-		python3 "$TOP/scripts/gates/mutants.py" --check
+		python3 "$TOP/scripts/gates/mutants-result.py" --check
 }
 
 full=0
@@ -214,7 +216,7 @@ kernel_gates()
 {
 	local k=$1 all=$2
 
-	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/vm/run.sh"
+	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/vm/run-suite.sh"
 	gate "TAP consumers on the $k run (prove, kunit.py parse; flat; a planted failure)" consumers "$k"
 	[ "$all" = 1 ] || return 0
 	gate "hostile input and lifecycle on the $k kernel" \
@@ -268,7 +270,7 @@ for p in "${plan[@]}"; do
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" "$@"' \
-	"$TOP/scripts/report/names.py" "${runs[@]/%//result.json}"
+	"$TOP/scripts/report/farm_names.py" "${runs[@]/%//result.json}"
 # after the kernels: the cover letter carries the matrix they just measured
 gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir "$default")" "$TOP/scripts/report/patches.sh" --check

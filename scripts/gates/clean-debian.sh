@@ -131,7 +131,7 @@ declare -A arches=([x86_64]=1)
 while read -r k a; do
 	[ -n "${arches[$a]:-}" ] || stage "deps-$a" inside "ARCH=$a scripts/tree/deps.sh run"
 	arches[$a]=1
-	stage "module-$k" inside "KERNEL=$k scripts/tree/build.sh"
+	stage "module-$k" inside "KERNEL=$k scripts/tree/build-kselftest.sh"
 done < <(kernels name,arch from=debian check!=-)
 # the mainline tree, prepared for external modules; no kernel is linked, so
 # no Module.symvers: modpost warns instead of failing on the kernel's symbols

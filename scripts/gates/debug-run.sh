@@ -34,7 +34,7 @@ sh /guest/kmemleak.sh
 exit \$rc"
 
 vrc=0
-"$TOP/scripts/vm/run.sh" --timeout "$timeout" --guest-cmd "$guest_cmd" 2>&1 |
+"$TOP/scripts/vm/run-suite.sh" --timeout "$timeout" --guest-cmd "$guest_cmd" 2>&1 |
 	tee "$out/debug-run.log" || vrc=$?
 
 result=$out/vm/result.json
@@ -80,7 +80,7 @@ else
 fi
 echo "whole run: $((SECONDS - start)) s; files: $out/debug-run.log $out/vm/"
 
-((vrc == 0)) || die "the run on the debug kernel failed (vm.sh/run.sh exit $vrc)"
+((vrc == 0)) || die "the run on the debug kernel failed (vm.sh/run-suite.sh exit $vrc)"
 ((figures == 0)) || die "the fuzz's or the lifecycle's results are missing (above)"
 [[ -n $kmemleak_ok ]] || die "no kmemleak result"
 ((allleaks == 0)) || die "kmemleak: $allleaks leaked objects ($modleaks name test_sched_state)"

@@ -32,7 +32,7 @@ kills=${PORT_KILLS:-24}
 pick_kernel
 [ "$KARCH" = x86_64 ] || die "KERNEL=$KNAME is for $KARCH: the Debian programs run are this machine's, x86_64"
 
-ksft=$("$TOP/scripts/tree/build.sh")
+ksft=$("$TOP/scripts/tree/build-kselftest.sh")
 out=$BUILD/$KNAME/portability
 extra=$out/extra
 rm -rf "$extra"

@@ -33,8 +33,8 @@
 #
 # Each kernel's control run is $BUILD/mutants/control-<kernel>/.
 # Per mutant, in $BUILD/mutants/<name>/: build.log, stage.log
-# (scripts/tree/build.sh), run.log (vm.sh) and the VM run's files in
-# custom/vm/ (result.json, ktap.tap, dmesg.log: see README.md),
+# (scripts/tree/build-kselftest.sh), run.log (vm.sh) and the VM run's files
+# in custom/vm/ (result.json, ktap.tap, dmesg.log: see README.md),
 # verdict.json.
 . "$(dirname "$0")/../lib.sh"
 
@@ -233,12 +233,12 @@ judge()
 # stage NAME [IMAGE]: after NAME's build, what its run needs outside the
 # working tree: the kernel image (IMAGE, else the one just built), and the
 # suite installed with the module built against this build
-# (scripts/tree/build.sh), in $OUT/NAME/custom/kselftest
+# (scripts/tree/build-kselftest.sh), in $OUT/NAME/custom/kselftest
 stage()
 {
 	cp "${2:-$obj/$image}" "$OUT/$1/bzImage"
 	BUILD=$OUT/$1 KIMAGE=$OUT/$1/bzImage KDIR=$obj KSRC=$KSRC \
-		"$TOP/scripts/tree/build.sh" >"$OUT/$1/stage.log" 2>&1
+		"$TOP/scripts/tree/build-kselftest.sh" >"$OUT/$1/stage.log" 2>&1
 }
 
 # boot NAME: the suite on NAME's staged kernel, in the background (its own
@@ -363,10 +363,10 @@ for k in "${knames[@]}"; do
 done
 
 rc=0
-python3 "$TOP/scripts/gates/mutants.py" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
+python3 "$TOP/scripts/gates/mutants-result.py" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
 # a run of every mutant is the one README.md shows
 if [ $# -eq 0 ]; then
-	python3 "$TOP/scripts/gates/mutants.py" --readme "$OUT/result.json"
+	python3 "$TOP/scripts/gates/mutants-result.py" --readme "$OUT/result.json"
 	say "mutants: README.md's tables and mutants/result.json made anew from this run"
 fi
 exit $rc

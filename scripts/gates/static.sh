@@ -157,10 +157,10 @@ user_build()
 	fi
 	all_compiled "$log" || rc=1
 	diagnostics_clean "$log" || rc=1
-	# the tooling's programs (scripts/tree/programs.mk), with the same
-	# compiler
-	echo "$1: make -f scripts/tree/programs.mk CC=$1 OUTPUT=$out/tooling"
-	if ! LC_ALL=C make -f "$TOP/scripts/tree/programs.mk" CC="$1" SELFTESTS="$SELFTESTS" \
+	# the tooling's programs (scripts/tree/tooling-programs.mk), with the
+	# same compiler
+	echo "$1: make -f scripts/tree/tooling-programs.mk CC=$1 OUTPUT=$out/tooling"
+	if ! LC_ALL=C make -f "$TOP/scripts/tree/tooling-programs.mk" CC="$1" SELFTESTS="$SELFTESTS" \
 		KHDR_INCLUDES="-isystem $KSRC/usr/include" OUTPUT="$out/tooling" \
 		>"$log.tooling" 2>&1; then
 		cat "$log.tooling"

@@ -17,7 +17,7 @@ cmd=$(stress_command) || exit
 guest="echo 'TAP version 13'; $cmd"
 pick_kernel
 
-ksft=$("$TOP/scripts/tree/build.sh")
+ksft=$("$TOP/scripts/tree/build-kselftest.sh")
 out=$BUILD/$KNAME/stress
 
 say "stress on $KNAME ($KIMAGE)"

@@ -153,7 +153,7 @@ stage && peel
 rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_state
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
 tested=$(matrix) || exit 2
-mutated=$(python3 "$TOP/scripts/gates/mutants.py" --cover) || die "no mutants/result.json: run make mutants"
+mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
 benched=$(python3 "$TOP/scripts/bench/bench-result.py" --cover) || die "no bench/result.json: run make bench"
 git_series config branch.sched_state.description \
 	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched"$'\n\n'"$BASE_LINE"

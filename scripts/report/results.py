@@ -11,9 +11,9 @@
 
 Each harness result is one test, at the KCIDB path
 kselftest.sched_state.<its name>, each dot-separated part slugged as the
-farms slug names (names.py); each program run, such as sched_state.sh, is one
-more, at kselftest.sched_state.<program>; JUnit has a testsuite per program
-and a testcase per harness result.  ok is PASS, ok # SKIP is SKIP,
+farms slug names (farm_names.py); each program run, such as
+sched_state.sh, is one more, at kselftest.sched_state.<program>; JUnit has
+a testsuite per program and a testcase per harness result.  ok is PASS, ok # SKIP is SKIP,
 not ok is FAIL; a program whose plan and results disagree is ERROR.
 
 The check applies KCIDB's I/O schema v5.0 (kernelci/kcidb-io,
@@ -33,7 +33,7 @@ import xml.etree.ElementTree as ET
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "vm")]
 import ktap  # noqa: E402
-from names import slugify  # noqa: E402
+from farm_names import slugify  # noqa: E402
 
 SUITE = "kselftest.sched_state"
 STATUS = {"pass": "PASS", "skip": "SKIP", "fail": "FAIL"}

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Remove from $CACHE the kernels, mainline trees and sched_state builds
-# (scripts/tree/build.sh) that no command has used for DAYS days (default 14; 0:
-# all of them), each under its own lock, so that one being built or
-# unpacked now stays.  An entry made before the "used" mark existed counts
+# (scripts/tree/build-kselftest.sh) that no command has used for DAYS days
+# (default 14; 0: all of them), each under its own lock, so that one being
+# built or unpacked now stays.  An entry made before the "used" mark existed counts
 # from its own time.
 . "$(dirname "$0")/../lib.sh"
 

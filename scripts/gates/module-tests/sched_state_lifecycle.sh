@@ -7,9 +7,10 @@
 # and leave no sched_state/ kthread behind.  It loads and unloads the module
 # itself, found and checked as sched_state.sh does (sched_state_lib.sh),
 # unloading an idle one first.
-# The project's test of its module, not the suite's: scripts/tree/build.sh
-# installs it in the kselftest tree's sched_state-tooling/module-tests/,
-# beside the tree's sched_state/, which it uses.
+# The project's test of its module, not the suite's:
+# scripts/tree/build-kselftest.sh installs it in the kselftest tree's
+# sched_state-tooling/module-tests/, beside the tree's sched_state/, which
+# it uses.
 #
 # Knobs: SCHED_STATE_CYCLES (100), SCHED_STATE_KILLS (50),
 # SCHED_STATE_WRITERS (16), SCHED_STATE_WRITE_SECS (3), SCHED_STATE_SEED.

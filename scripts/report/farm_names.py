@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check result names the way CI farms make them.
 
-    names.py RESULT_JSON...  check the results of runs (a run_kselftest.sh
-                             output as scripts/vm/ktap.py reads it)
-    names.py --self-test     prove that each check can fail
+    farm_names.py RESULT_JSON...  check the results of runs (a
+                                  run_kselftest.sh output as
+                                  scripts/vm/ktap.py reads it)
+    farm_names.py --self-test     prove that each check can fail
 
 Names are made as Linaro test-definitions' kselftest parse-output.py (LKFT,
 KernelCI's LAVA jobs) makes them: a result's name is its parents' names and

@@ -4,7 +4,7 @@
 # in it.  The KTAP, the guest's dmesg, the console, result.json, junit.xml
 # and kcidb.json land in $BUILD/$KNAME/vm; the kernel's line in $BUILD/matrix.txt is updated.
 #
-#   run.sh [--quick-bench] [vm.sh options]
+#   run-suite.sh [--quick-bench] [vm.sh options]
 # --quick-bench (make run): then, in the same guest, the quick benchmark
 # (QUICK=1 scripts/bench/bench.sh: its files in $BUILD/$KNAME/bench and
 # $BUILD/bench), its report once the suite passed, and the last line.  The
@@ -14,7 +14,7 @@ bench=0
 [ "${1:-}" != --quick-bench ] || { bench=1; shift; }
 pick_kernel
 
-ksft=$("$TOP/scripts/tree/build.sh")
+ksft=$("$TOP/scripts/tree/build-kselftest.sh")
 then=()
 if [ $bench = 1 ]; then
 	read -r btimeout bcmd < <(QUICK=1 "$TOP/scripts/bench/bench.sh" --guest-cmd) &&

@@ -12,9 +12,10 @@
 # and the selftests Makefile with its ARCH and CROSS_COMPILE: the programs
 # static, in a make O= directory of its own that first gets KSRC's uapi
 # headers for the arch (make O= headers, as kselftest.rst says).  The
-# tooling's own programs (scripts/tree/programs.mk: the module's tests, unlink1)
-# are built alike and installed beside, in sched_state-tooling/, with its
-# module (scripts/bench/seed), built against KDIR as test_sched_state.ko.
+# tooling's own programs (scripts/tree/tooling-programs.mk: the module's
+# tests, unlink1) are built alike and installed beside, in
+# sched_state-tooling/, with its module (scripts/bench/seed), built against
+# KDIR as test_sched_state.ko.
 #
 # What it installs is kept in $CACHE/kselftest/<kernel>-<key>, the key a
 # hash of the kernel and of every source the build reads (the overlay as
@@ -72,7 +73,7 @@ build_key()
 			(cd "$KSRC" && xargs -0 sha256sum -- tools/testing/selftests/Makefile \
 				tools/testing/selftests/lib.mk)
 		(cd "$TOP" && git ls-files -co --exclude-standard -z -- scripts/lib.sh \
-			scripts/tree/build.sh scripts/tree/programs.mk \
+			scripts/tree/build-kselftest.sh scripts/tree/tooling-programs.mk \
 			scripts/tree/module-compat.h scripts/gates/module-tests \
 			scripts/bench/seed scripts/bench/unlink_bench.c | xargs -0 sha256sum --)
 	} | sha256sum | cut -c1-12
@@ -104,9 +105,10 @@ fi
 make -s -C "$SELFTESTS" TARGETS=sched_state KDIR=/nonexistent "${pmake[@]}" \
 	install INSTALL_PATH="$progs" >"$plog" 2>&1 ||
 	{ tail -n 30 "$plog"; die "build failed; log: $plog"; }
-# the tooling's programs (scripts/tree/programs.mk), with the same compiler and
-# headers, beside sched_state/: they are no part of what a CI farm ships
-make -s -f "$TOP/scripts/tree/programs.mk" SELFTESTS="$SELFTESTS" "${tmake[@]}" \
+# the tooling's programs (scripts/tree/tooling-programs.mk), with the same
+# compiler and headers, beside sched_state/: they are no part of what a CI
+# farm ships
+make -s -f "$TOP/scripts/tree/tooling-programs.mk" SELFTESTS="$SELFTESTS" "${tmake[@]}" \
 	OUTPUT="$progs/sched_state-tooling" install >>"$plog" 2>&1 ||
 	{ tail -n 30 "$plog"; die "the tooling's programs did not build; log: $plog"; }
 

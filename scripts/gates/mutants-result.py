@@ -5,17 +5,18 @@ markdown tables, OUT/table.md (a row per mutant) and OUT/map.md (a row per
 check of the control run: the kernel code the mutants that turn it red
 break); exit 1 if any mutant is green or broken.
 
-usage: mutants.py OUT SECONDS NAME...   (each NAME's OUT/NAME/verdict.json)
-       mutants.py --table RESULT_JSON   (print the mutants' table)
-       mutants.py --map RESULT_JSON     (print the checks' map)
-       mutants.py --readme RESULT_JSON  (a run of every mutant: keep its data
-                                         in mutants/result.json, and both
-                                         tables in README.md)
-       mutants.py --cover               (mutants/result.json for the
-                                         series' cover letter)
-       mutants.py --check               (README.md's tables are those of
-                                         mutants/result.json, which has every
-                                         mutants/*.patch)
+usage: mutants-result.py OUT SECONDS NAME...
+                       (each NAME's OUT/NAME/verdict.json)
+       mutants-result.py --table RESULT_JSON   (print the mutants' table)
+       mutants-result.py --map RESULT_JSON     (print the checks' map)
+       mutants-result.py --readme RESULT_JSON  (a run of every mutant: keep
+                                                its data in mutants/result.json,
+                                                and both tables in README.md)
+       mutants-result.py --cover               (mutants/result.json for the
+                                                series' cover letter)
+       mutants-result.py --check               (README.md's tables are those
+                                                of mutants/result.json, which
+                                                has every mutants/*.patch)
 """
 import glob
 import os
@@ -104,7 +105,7 @@ def check():
         bad = 1
     if readme(result) != open(README).read():
         print('README.md: the mutants tables are not those of '
-              'mutants/result.json (scripts/gates/mutants.py --readme)')
+              'mutants/result.json (scripts/gates/mutants-result.py --readme)')
         bad = 1
     return bad
 

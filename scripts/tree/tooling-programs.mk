@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The tooling's own programs, built as the selftests Makefile builds the
-# overlay's (scripts/tree/build.sh gives both the same compiler, uapi headers
-# and -static): module-tests/, the project's tests of its module, and
-# bench/, will-it-scale's unlink1.  They include the overlay's headers
+# overlay's (scripts/tree/build-kselftest.sh gives both the same compiler,
+# uapi headers and -static): module-tests/, the project's tests of its
+# module, and bench/, will-it-scale's unlink1.  They include the overlay's headers
 # from SELFTESTS/sched_state, and build with -Wall -Wextra.
 #
-#   make -f scripts/tree/programs.mk SELFTESTS=DIR [CROSS_COMPILE=PREFIX]
-#        [KHDR_INCLUDES=-isystem...] [LDFLAGS=-static] OUTPUT=DIR install
+#   make -f scripts/tree/tooling-programs.mk SELFTESTS=DIR
+#        [CROSS_COMPILE=PREFIX] [KHDR_INCLUDES=-isystem...]
+#        [LDFLAGS=-static] OUTPUT=DIR install
 #
 # SELFTESTS: a tree's tools/testing/selftests with the overlay in it;
 # OUTPUT: where the programs are built and installed, in module-tests/
