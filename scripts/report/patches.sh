@@ -2,17 +2,28 @@
 # SPDX-License-Identifier: GPL-2.0
 # The overlay as an upstream series against the pristine mainline tree, in
 # $BUILD/patches/.  --check then git-ams it patch by patch onto a copy of
-# that tree; each step must build (programs, and the module against KDIR),
-# pass checkpatch.pl --strict, add no docs warning and reach SCHEDULER
-# through get_maintainer.pl.
+# that tree; each step must pass what its "check" says (below), add no
+# docs warning (scripts/gates/docs.sh) and pass checkpatch.pl --strict.
 #
 # patches/series/<n>-<name>/ is patch n: "message" (a patch file serves: from
-# its first "--- a/" on, it is ignored), "files" (the whole files it adds)
-# and *.diff (its changes to files already there).  The final tree is the
-# pristine files with patches/*.patch and MAINTAINERS.patch, plus the
-# overlay as committed (or, not yet committed, as in the working tree).
-# From the last patch down each takes out its files and reverses its diffs;
-# what is left must be pristine.  patches/series/cover is the cover letter.
+# its first "--- a/" on, it is ignored), "files" (the whole files it adds),
+# *.diff (its changes to files already there) and "check" (what --check
+# requires once it is applied, one requirement a line):
+#   build DIR TARGET FILE...  make -C DIR TARGETS=TARGET, in a DIR/TARGET
+#                             the series adds, cleaned first, builds with
+#                             no warning and makes each FILE of DIR/TARGET
+#                             (a FILE.ko only with KDIR=, against which it
+#                             is built)
+#   maintainer SECTION        get_maintainer.pl names SECTION's maintainers
+#                             for the patch and for each file it adds (a
+#                             patch that adds a file names one at least)
+# This script knows nothing of their content: the files the series
+# changes are those its diffs name, the files it adds those its "files"
+# name.  The final tree is the pristine changed files with patches/*.patch
+# and MAINTAINERS.patch, plus the added files as committed (or, not yet
+# committed, as in the working tree).  From the last patch down each takes
+# out its files and reverses its diffs; what is left must be pristine.
+# patches/series/cover is the cover letter.
 #
 # PATCHES_SIGNOFF="Name <email>" authors and signs off the series, else the
 # git identity does (signing off only if it is a real address).
@@ -31,14 +42,25 @@ esac
 
 SERIES=$TOP/patches/series OUT=$BUILD/patches WORK=$BUILD/patches-work
 GEN=$BUILD/patches-gen PTREE=$BUILD/patches-tree CHK=$BUILD/patches-check
-SEL=tools/testing/selftests ST=tools/testing/selftests/sched_state
-PAGE=Documentation/scheduler/sched-state.rst
-TOUCHED="MAINTAINERS $SEL/Makefile Documentation/scheduler/index.rst"
 mapfile -t PATCHES < <(find "$SERIES" -mindepth 1 -maxdepth 1 -type d -name '[0-9]*-*' | sort -V)
 [ ${#PATCHES[@]} -gt 0 ] || die "no patch in ${SERIES#"$TOP"/}"
+# ADDED: the files the series adds; TOUCHED: the files already there it
+# changes (those its diffs name, less ADDED); ROOTS: the top directories
+# of ADDED, where the repository keeps them
+ADDED=$(cat "${PATCHES[@]/%//files}")
+[ -n "$ADDED" ] || die "no file in ${SERIES#"$TOP"/}/*/files"
+TOUCHED=$(find "${PATCHES[@]}" -maxdepth 1 -name '*.diff' -exec sed -n 's|^+++ b/||p' {} + |
+	cut -f1 | sort -u | { grep -vxF "$ADDED" || true; } | paste -sd' ')
+ROOTS=$(cut -d/ -f1 <<<"$ADDED" | sort -u | paste -sd' ')
 
 BASE=${PATCHES_BASE:-$("$TOP/scripts/tree/mainline.sh")} || die "no pristine tree (scripts/tree/mainline.sh)"
 [ -f "$BASE/MAINTAINERS" ] || die "PATCHES_BASE=$BASE is not a kernel tree"
+# NEW: the topmost path of each added file that BASE lacks (the file, or
+# the first of its directories not there)
+NEW=$(for f in $ADDED; do
+	while [ "${f%/*}" != "$f" ] && [ ! -e "$BASE/${f%/*}" ]; do f=${f%/*}; done
+	echo "$f"
+done | sort -u | paste -sd' ')
 BASE_VER=v$(make -s -C "$BASE" kernelversion | sed 's/^\([0-9]*\.[0-9]*\)\.0/\1/')
 if [ "$(git -C "$BASE" rev-parse --show-toplevel 2>/dev/null)" = "$BASE" ]; then
 	# shellcheck disable=SC2086 # one word per path
@@ -69,7 +91,7 @@ unpatch() { patch -d "$1" -p1 -f -s --no-backup-if-mismatch -r - "${@:3}" <"$2";
 # The final tree in $WORK/final; say what the series leaves out.
 stage()
 {
-	local f left='' committed listed
+	local f left='' committed
 
 	rm -rf "$WORK" && mkdir -p "$WORK/final"
 	# shellcheck disable=SC2086 # one word per path
@@ -77,18 +99,19 @@ stage()
 	for f in "$TOP"/patches/*.patch "$TOP/MAINTAINERS.patch"; do
 		unpatch "$WORK/final" "$f" || die "${f#"$TOP"/} does not apply to $BASE"
 	done
-	committed=$(git -C "$TOP" ls-tree -r --name-only HEAD -- tools Documentation)
-	listed=$(cat "${PATCHES[@]/%//files}")
+	# shellcheck disable=SC2086 # one word per path
+	committed=$(git -C "$TOP" ls-tree -r --name-only HEAD -- $ROOTS)
 	# shellcheck disable=SC2086 # one word per path
 	git -C "$TOP" archive HEAD $committed | tar -x -C "$WORK/final"
 	for f in $committed; do
-		[ "$(grep -cxF "$f" <<<"$listed")" -eq 1 ] || die "$f is committed but not in one patches/series/*/files"
+		[ "$(grep -cxF "$f" <<<"$ADDED")" -eq 1 ] || die "$f is committed but not in one patches/series/*/files"
 	done
-	for f in $listed; do
+	for f in $ADDED; do
 		[ -f "$WORK/final/$f" ] || (cd "$TOP" && cp -p --parents "$f" "$WORK/final/") ||
 			die "$f: neither in HEAD nor in the working tree"
 	done
-	for f in $(cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation); do
+	# shellcheck disable=SC2086 # one word per path
+	for f in $(cd "$TOP" && git ls-files -co --exclude-standard -- $ROOTS); do
 		cmp -s "$TOP/$f" "$WORK/final/$f" || left="$left $f"
 	done
 	[ -z "$left" ] || say "patches: not in the series as in the working tree (not committed):$left"
@@ -183,48 +206,86 @@ pristine_tree()
 		echo "$mark" >"$PTREE/.pristine"
 	fi
 	git_applied am --abort >/dev/null 2>&1 || true
-	git_applied checkout -q -f --detach base && rm -rf "${PTREE:?}/$ST" "${PTREE:?}/$PAGE"
+	# shellcheck disable=SC2086 # one word per path
+	git_applied checkout -q -f --detach base && (cd "$PTREE" && rm -rf -- $NEW)
 	# shellcheck disable=SC2086 # one word per path
 	git_applied diff --quiet base -- $TOUCHED || die "$PTREE: $TOUCHED are not pristine"
 	"$TOP/scripts/gates/docs.sh" --warnings "$PTREE" "$CHK/base.warnings" >"$CHK/base.log" 2>&1 ||
 		{ cat "$CHK/base.log"; die "the base's docs build failed"; }
-	echo "patches --check: the base's scheduler book: $(wc -l <"$CHK/base.warnings") warning(s)"
+	echo "patches --check: the base's docs (docs.sh): $(wc -l <"$CHK/base.warnings") warning(s)"
 }
 
-# check_patch P: git am P, then the checks; each says what it found.
-check_patch()
+# check_build LOG DIR TARGET FILE...: a "build" line of a patch's check
+check_build()
 {
-	local p=$1 log out f ko="no module (KDIR not set)" flags=(--strict)
+	local log=$1 dir=$2 target=$3 d=$2/$3 n ours='' f made=() left=''
 
-	log=$CHK/$(basename "$p" .patch)
-	git_applied am -q "$p" >"$log.am" 2>&1 || { cat "$log.am"; echo "  git am: FAILED"; return 1; }
-	echo "  git am: applied on $(git_applied log -1 --format=%h HEAD~1)"
-	# the selftests dir, built from scratch as its users build it
-	git_applied clean -fdxq -- "$ST"
-	make -C "$PTREE/$SEL" TARGETS=sched_state KDIR="${KDIR:-/nonexistent}" >"$log.build" 2>&1 ||
+	shift 3
+	for n in $NEW; do
+		[[ $d != "$n" && $d != "$n"/* ]] || ours=1
+	done
+	[ -n "$ours" ] || { echo "  build: the series does not add $d, which it would clean"; return 1; }
+	# built from scratch, as its users build it
+	git_applied clean -fdxq -- "$d"
+	make -C "$PTREE/$dir" TARGETS="$target" KDIR="${KDIR:-/nonexistent}" >"$log.build" 2>&1 ||
 		{ tail -n 30 "$log.build"; echo "  build: FAILED (log: $log.build)"; return 1; }
 	! grep -E "warning:|WARNING:|error:" "$log.build" || { echo "  build: warnings (log: $log.build)"; return 1; }
-	[ -x "$PTREE/$ST/sched_state_test" ] || { echo "  build: no sched_state_test"; return 1; }
-	[ -z "${KDIR:-}" ] || ko=test_module/test_sched_state.ko
-	[ -f "$PTREE/$ST/$ko" ] || [ -z "${KDIR:-}" ] || { echo "  build: no $ko"; return 1; }
-	echo "  build: ok, $(cd "$PTREE/$ST" && find sched_state_test sched_state_bench 2>/dev/null | tr '\n' ' ')$ko"
-	# the scheduler book, with no warning the base lacks
+	for f; do
+		[[ $f != *.ko || -n ${KDIR:-} ]] || { left=" (KDIR not set: no $f)"; continue; }
+		[ -f "$PTREE/$d/$f" ] || { echo "  build: no $d/$f"; return 1; }
+		made+=("$f")
+	done
+	echo "  build: ok, $d: ${made[*]}$left"
+}
+
+# reaches OUT SECTION WHY: get_maintainer.pl's OUT names SECTION's
+# maintainers, or say WHY and OUT
+reaches()
+{
+	grep -qF "(maintainer:$2)" <<<"$1" && return
+	printf '  maintainers: %s:\n%s\n' "$3" "$1"
+	return 1
+}
+
+# check_patch K P: git am P (patch K), then what its
+# patches/series/<n>-<name>/check asks and what every step must pass; each
+# says what it found.
+check_patch()
+{
+	local p=$2 dir=${PATCHES[$1 - 1]} log out f kind args words sections=() sec flags=(--strict)
+
+	log=$CHK/$(basename "$p" .patch)
+	[ -f "$dir/check" ] || { echo "  no ${dir#"$TOP"/}/check"; return 1; }
+	git_applied am -q "$p" >"$log.am" 2>&1 || { cat "$log.am"; echo "  git am: FAILED"; return 1; }
+	echo "  git am: applied on $(git_applied log -1 --format=%h HEAD~1)"
+	while read -r kind args; do
+		case $kind in
+		""|"#"*) ;;
+		build) read -ra words <<<"$args"; check_build "$log" "${words[@]}" || return 1 ;;
+		maintainer) sections+=("$args") ;;
+		*) echo "  ${dir#"$TOP"/}/check: unknown requirement '$kind'"; return 1 ;;
+		esac
+	done <"$dir/check"
+	# the docs, with no warning the base lacks
 	"$TOP/scripts/gates/docs.sh" --warnings "$PTREE" "$log.warnings" >"$log.docs" 2>&1 || { cat "$log.docs"; echo "  docs: FAILED"; return 1; }
 	out=$(comm -23 "$log.warnings" "$CHK/base.warnings")
 	[ -z "$out" ] || { echo "$out"; echo "  docs: new warning(s)"; return 1; }
 	echo "  docs: $(wc -l <"$log.warnings") warning(s), none new"
-	# every file added is SCHEDULER's, and the patch reaches them: the answer
-	# to checkpatch's "does MAINTAINERS need updating?"
+	# every file added is the named sections', and the patch reaches them:
+	# the answer to checkpatch's "does MAINTAINERS need updating?"
 	for f in $(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f }' "$p"); do
+		[ ${#sections[@]} -gt 0 ] ||
+			{ echo "  maintainers: the patch adds $f; ${dir#"$TOP"/}/check names no maintainer"; return 1; }
 		out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$f" 2>&1)
-		grep -q "(maintainer:SCHEDULER)" <<<"$out" || { printf '  maintainers: %s is not SCHEDULER'\''s:\n%s\n' "$f" "$out"; return 1; }
+		for sec in "${sections[@]}"; do
+			reaches "$out" "$sec" "$f is not $sec's" || return 1
+		done
 	done
 	grep -q "^ MAINTAINERS *|" "$p" || ! grep -q "^new file mode" "$p" || flags+=(--ignore FILE_PATH_CHANGES)
 	out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback "$p" 2>&1)
-	if ! grep -q "(maintainer:SCHEDULER)" <<<"$out" && grep -qE "^\+\+\+ b/($ST/|$PAGE)" "$p"; then
-		printf '  maintainers: the patch does not reach SCHEDULER:\n%s\n' "$out"
-		return 1
-	fi
+	for sec in "${sections[@]}"; do
+		reaches "$out" "$sec" "the patch does not reach $sec" || return 1
+	done
 	echo "  maintainers: $(grep "(maintainer:" <<<"$out" | sed 's/ <[^>]*>//' | paste -sd, | sed 's/,/, /g')"
 	grep -q "^Signed-off-by: " "$p" || flags+=(--no-signoff)
 	out=$(cd "$PTREE" && perl scripts/checkpatch.pl "${flags[@]}" --show-types "$p" 2>&1)
@@ -252,9 +313,9 @@ if [ -n "${KDIR:-}" ]; then
 fi
 echo "patches --check: on $BASE_DESC, the module against KDIR=${KDIR:-(not set: not built)}"
 pristine_tree
-for p in "$OUT"/0*.patch; do
-	[ "${p##*/}" != 0000-cover-letter.patch ] || continue
-	gate "$(basename "$p")" check_patch "$p" || true
+for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
+	p=$(find "$OUT" -name "$(printf %04d "$k")-*.patch")
+	gate "$(basename "$p")" check_patch "$k" "$p" || true
 	[ "$failed" -eq 0 ] || break	# the next patch needs this one
 done
 [ "$failed" -eq 0 ] && gate "the applied series is the final tree" check_final
