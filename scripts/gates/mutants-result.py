@@ -57,8 +57,11 @@ def table(result):
         else:
             what = 'none'
         code = (v.get('code') or '').replace('|', '\\|')
+        verdict = v['verdict']
+        if v.get('runs', 1) > 1:
+            verdict += f" (run {v['run']} of {v['runs']})"
         rows.append(f"| `{v['mutant']}` | {code} | {v.get('kernel', '')} "
-                    f"| {v['verdict']} | {what} |")
+                    f"| {verdict} | {what} |")
     c = result['counts']
     m, s = divmod(result['seconds'], 60)
     rows.append('')

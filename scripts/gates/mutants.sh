@@ -11,7 +11,10 @@
 # A mutant is caught ("red") only when its kernel boots and named checks
 # fail; a build failure, a panic or an oops, a hang, a boot failure or a VM
 # timeout is "broken", not a kill.  Each mutant prints one line, "<name> red: <checks>",
-# "<name> green" or "<name> broken: <why>"; the same goes to
+# "<name> green" or "<name> broken: <why>".  A race may be missed by any
+# one run: a mutant whose header says "Runs: N" boots again while it is
+# green, up to N runs, its line saying which run ("(run 2 of 3)"); the
+# earlier runs' files are kept as custom/vm.<run>.  The same goes to
 # $BUILD/mutants/result.json, and as tables to $BUILD/mutants/table.md (a row
 # per mutant) and map.md (a row per check).  A run of every mutant keeps its
 # data in mutants/result.json and both tables in README.md.
@@ -165,13 +168,23 @@ kmake()
 	nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "$(basename "$image")" modules >"$log" 2>&1
 }
 
-# judge NAME VMRC: the verdict of NAME's run, one line on stdout, its data
-# in $OUT/NAME/verdict.json
+# runs NAME: how many suite runs NAME may take to turn checks red: its
+# header's "Runs:" (a race, which any one run may miss), else 1
+runs()
+{
+	local r
+
+	r=$(sed -n '/^--- /q; s/^Runs: *\([0-9][0-9]*\) *$/\1/p' "$MUTANTS_DIR/$1.patch")
+	echo "${r:-1}"
+}
+
+# judge NAME VMRC RUN: the verdict of NAME's RUNth run, one line on stdout,
+# its data in $OUT/NAME/verdict.json
 judge()
 {
-	python3 - "$OUT/$1" "$1" "$2" "$MUTANTS_DIR/$1.patch" "$kname" <<-'EOF'
+	python3 - "$OUT/$1" "$1" "$2" "$MUTANTS_DIR/$1.patch" "$kname" "$3" "$(runs "$1")" <<-'EOF'
 	import json, os, sys
-	out, name, vmrc, patch, kernel = sys.argv[1:]
+	out, name, vmrc, patch, kernel, run, runs = sys.argv[1:]
 	head = {}
 	for l in open(patch):
 	    if l.startswith('--- '):
@@ -180,7 +193,7 @@ judge()
 	    if sep:
 	        head[k.lower()] = v.strip()
 	v = {'mutant': name, 'breaks': head.get('breaks'), 'code': head.get('code'),
-	     'kernel': kernel,
+	     'kernel': kernel, 'run': int(run), 'runs': int(runs),
 	     'verdict': None, 'why': None, 'red': [], 'reports': 0,
 	     'result': f'{out}/custom/vm/result.json'}
 	try:
@@ -222,6 +235,8 @@ judge()
 	        v['verdict'] = 'red' if red else 'green'
 	json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
 	line = f"{name} {v['verdict']}"
+	if int(runs) > 1:
+	    line += f" (run {run} of {runs})"
 	if v['verdict'] == 'red':
 	    line += ': ' + ', '.join(v['red'])
 	elif v['verdict'] == 'broken':
@@ -252,11 +267,12 @@ boot()
 	vm_pid=$! vm_name=$1
 }
 
-# landed: wait for the VM run in flight, if any, and judge it
+# landed: wait for the VM run in flight, if any, and judge it; a green one
+# with runs left boots again, at once
 vm_pid= vm_name=
 landed()
 {
-	local rc=0
+	local rc=0 run=1 line
 
 	[ -n "$vm_pid" ] || return 0
 	wait "$vm_pid" || rc=$?
@@ -266,7 +282,19 @@ landed()
 			die "the unmutated $kname kernel fails the suite (rc $rc): no mutant can be judged; see $OUT/$control/run.log"
 		echo "$control (no mutant) passed the suite in $(result_value "$OUT/$control/custom/vm/result.json" seconds.host) s"
 	else
-		judge "$vm_name" "$rc"
+		line=$(judge "$vm_name" "$rc" $run)
+		while [[ $line == "$vm_name green"* ]] && [ $run -lt "$(runs "$vm_name")" ]; do
+			say "mutants: $line: again"
+			mv "$OUT/$vm_name/custom/vm" "$OUT/$vm_name/custom/vm.$run"
+			mv "$OUT/$vm_name/run.log" "$OUT/$vm_name/run.$run.log"
+			run=$((run + 1))
+			boot "$vm_name"
+			rc=0
+			wait "$vm_pid" || rc=$?
+			vm_pid=
+			line=$(judge "$vm_name" "$rc" $run)
+		done
+		echo "$line"
 	fi
 }
 
