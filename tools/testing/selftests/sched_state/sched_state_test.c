@@ -538,17 +538,17 @@ static long voluntary_switches(pid_t pid)
 }
 
 /*
- * The child's voluntary switches once it is asleep: S, and the count
- * the same over 40 ms, so that it is off the CPU; -1 if never.
+ * The child's voluntary switches once it is off the CPU: @letter, and the
+ * count the same over 40 ms; -1 if never.
  */
-static long asleep_switches(pid_t pid)
+static long settled_switches(pid_t pid, char letter)
 {
 	long n, last = -1;
 	int ms, same = 0;
 
 	for (ms = 0; ms < SETTLE_MS; ms += 20) {
 		n = voluntary_switches(pid);
-		same = n >= 0 && n == last && stat_letter(pid) == 'S' ?
+		same = n >= 0 && n == last && stat_letter(pid) == letter ?
 		       same + 1 : 0;
 		if (same == 2)
 			return n;
@@ -672,8 +672,9 @@ static void freezer_start(struct __test_metadata *_metadata,
 
 /*
  * Frozen where it sleeps: TASK_FROZEN, shown as D, with no switch since it
- * fell asleep, so not woken to freeze itself in __refrigerator().  A child
- * still on the CPU on its way to sleep is woken so: a few tries.
+ * fell asleep, so not woken to freeze itself in __refrigerator().  That sets
+ * TASK_FROZEN before its schedule(), so count once the child is off the CPU.
+ * A child still on the CPU on its way to sleep is woken so: a few tries.
  */
 TEST_F(freezer, frozen_in_place)
 {
@@ -683,12 +684,12 @@ TEST_F(freezer, frozen_in_place)
 
 	freezer_start(_metadata, fz);
 	for (try = 1; try <= FREEZE_TRIES; try++) {
-		before = asleep_switches(fz->pid);
+		before = settled_switches(fz->pid, 'S');
 		ASSERT_LE(0, before);
 		ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
 		ASSERT_EQ('D', stat_letter(fz->pid));
 		ASSERT_EQ('D', status_letter(fz->pid));
-		after = voluntary_switches(fz->pid);
+		after = settled_switches(fz->pid, 'D');
 		if (after == before)
 			break;
 		TH_LOG("try %d: %ld voluntary switches asleep, %ld frozen",
