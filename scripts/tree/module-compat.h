@@ -8,3 +8,13 @@
 
 /* v7.0, and some stable trees; here a macro expanded where linux/slab.h is in */
 #define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
+
+/* v6.6 */
+#define kthread_stop_put(k)						\
+	({								\
+		struct task_struct *__k = (k);				\
+		int __ret = kthread_stop(__k);				\
+									\
+		put_task_struct(__k);					\
+		__ret;							\
+	})

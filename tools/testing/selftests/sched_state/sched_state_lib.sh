@@ -7,22 +7,6 @@
 MOD=test_sched_state
 KO=
 
-if [ -r "$DIR/../kselftest/ktap_helpers.sh" ]; then
-	# shellcheck source=../kselftest/ktap_helpers.sh
-	. "$DIR/../kselftest/ktap_helpers.sh"
-else
-	echo "SKIP: $DIR/../kselftest/ktap_helpers.sh not found"
-	exit 4
-fi
-
-# skip REASON: the whole program skips
-skip()
-{
-	ktap_print_header
-	ktap_skip_all "$*"
-	exit "$KSFT_SKIP"
-}
-
 loaded()
 {
 	grep -q "^$MOD " /proc/modules
@@ -59,7 +43,7 @@ module_usable()
 	[ -z "$why" ]
 }
 
-# The sysctls the hung_task checks of sched_state_test lower while they run,
+# The sysctls sched_state_hung_task lowers while it runs,
 # as NAME=VALUE words once hung_task_save has seen them
 HUNG_SYSCTLS="timeout_secs warnings"
 hung_saved=

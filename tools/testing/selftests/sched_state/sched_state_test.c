@@ -1,28 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched_state: what a task put to sleep with set_current_state() reports,
- * what may wake it, what it costs the load average, and that the barrier in
+ * what may wake it, what it costs the load, and that the barrier in
  * set_current_state() keeps wakeups from being lost.
  *
- * The "child.proc" and "freezer" tests need nothing but /proc (and the v1
- * cgroup freezer).  All others need the test_sched_state module (see
- * sched_state.h and sched_state.sh) and skip, saying why, without it.
- * Run it through sched_state.sh, which loads and unloads the module around
- * it.
+ * The "child" tests need nothing but /proc, and run without root; the
+ * "freezer" ones need root and the v1 cgroup freezer.  All others need the
+ * test_sched_state module (see sched_state.h and sched_state.sh) and skip,
+ * saying why, without it.  Run it through sched_state.sh, which loads and
+ * unloads the module around it.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <mntent.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -32,38 +23,8 @@
 #include "../kselftest_harness.h"
 #include "sched_state_user.h"
 
-/* How long a task may take to reach the state a test waits for. */
-#define SETTLE_MS	5000
 /* How long a sleeper that must not wake is watched. */
 #define STAYS_MS	300
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Field 3 of /proc/PID/stat; 0 if the task is gone. */
-static char stat_letter(pid_t pid)
-{
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* comm may hold spaces and parentheses: the state follows the last ')' */
-	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' ? paren[2] : 0;
-}
 
 /*
  * Scan the first line of /proc/PID/status that @fmt, one conversion, matches
@@ -91,21 +52,6 @@ static char status_letter(pid_t pid)
 	char letter;
 
 	return status_field(pid, "State: %c", &letter) ? letter : 0;
-}
-
-/* Wait until /proc/PID/stat shows @want; return the last letter seen. */
-static char wait_for_letter(pid_t pid, char want)
-{
-	char seen = 0;
-	int ms;
-
-	for (ms = 0; ms < SETTLE_MS; ms++) {
-		seen = stat_letter(pid);
-		if (seen == want)
-			break;
-		sleep_ms(1);
-	}
-	return seen;
 }
 
 /* Wait until @pid sleeps, in any state; return the last letter seen. */
@@ -136,127 +82,46 @@ static bool stays(pid_t pid, char letter)
 	return stat_letter(pid) == letter;
 }
 
-/*
- * One transaction on the module's control file: write the request, read the
- * reply into @reply (if not NULL).  Returns 0 or -errno of the write.
- */
-static int control(char *reply, size_t len, const char *fmt, ...)
+/* "voluntary_ctxt_switches" of /proc/PID/status; -1 if gone. */
+static long voluntary_switches(pid_t pid)
 {
-	char req[SCHED_STATE_MAX_REQUEST + 16];
-	va_list ap;
+	long n;
 
-	va_start(ap, fmt);
-	vsnprintf(req, sizeof(req), fmt, ap);
-	va_end(ap);
-	return sched_state_request(req, reply, len);
+	return status_field(pid, "voluntary_ctxt_switches: %ld", &n) ? n : -1;
 }
 
 /*
- * Whether the module finds @pid in @task_state, a name of sched_state.h's
- * SCHED_STATE_TASK_STATE table: 1 or 0, or -errno.  @raw gets the
- * "__state exit_state" it saw, for the log.
+ * A task's voluntary switches once it is off the CPU: @letter, and the
+ * count the same over 40 ms; -1 if never.  Each time a sleeper is woken and
+ * sleeps again, the count grows: a wakeup no one sees in /proc shows here.
  */
-static int in_task_state(pid_t pid, const char *task_state, char *raw,
-			 size_t len)
+static long settled_switches(pid_t pid, char letter)
 {
-	char reply[64];
-	int equal, end = 0;
-	int ret = control(reply, sizeof(reply), "state %d %s\n", pid,
-			  task_state);
+	long n, last = -1;
+	int ms, same = 0;
 
-	snprintf(raw, len, "%s", ret ? strerror(-ret) : reply);
-	if (ret)
-		return ret;
-	if (sscanf(reply, "%d %n", &equal, &end) != 1 || !end)
-		return -EPROTO;
-	snprintf(raw, len, "%s", reply + end);
-	raw[strcspn(raw, "\n")] = '\0';
-	return equal;
-}
-
-/*
- * Why the module's control file cannot be used, or NULL if it can: the
- * reason sched_state.sh gives in SCHED_STATE_NO_MODULE, else our own.
- */
-static const char *no_module(void)
-{
-	const char *why = getenv("SCHED_STATE_NO_MODULE");
-
-	if (why && *why)
-		return why;
-	if (access("/sys/kernel/debug", X_OK))
-		return "no debugfs";
-	if (access(SCHED_STATE_CONTROL, W_OK))
-		return "module not loaded";
-	return NULL;
-}
-
-/* Start a module kthread asleep in @state; its pid, or -errno. */
-static pid_t kthread_start(const char *state)
-{
-	char reply[64];
-	int ret = control(reply, sizeof(reply), "kthread %s\n", state);
-
-	return ret ? ret : atoi(reply);
-}
-
-static int kthread_stop(pid_t pid)
-{
-	return control(NULL, 0, "stop %d\n", pid);
-}
-
-/* wake or wake_interruptible: try_to_wake_up()'s answer, or -errno. */
-static int wake(const char *verb, pid_t pid)
-{
-	char reply[64];
-	int ret = control(reply, sizeof(reply), "%s %d\n", verb, pid);
-
-	return ret ? ret : atoi(reply);
-}
-
-/* How many wakes module kthread @pid has seen, or -errno. */
-static int kthread_wakeups(pid_t pid)
-{
-	char reply[64];
-	int ret = control(reply, sizeof(reply), "wakeups %d\n", pid);
-
-	return ret ? ret : atoi(reply);
-}
-
-/* Leave a line in the kernel log, so the run's dmesg scan can scope reports. */
-static void kmsg_mark(const char *fmt, ...)
-{
-	char line[128];
-	va_list ap;
-	int fd;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	fd = open("/dev/kmsg", O_WRONLY);
-	if (fd >= 0) {
-		if (write(fd, line, strlen(line)) < 0)
-			perror("/dev/kmsg");
-		close(fd);
+	for (ms = 0; ms < SETTLE_MS; ms += 20) {
+		n = voluntary_switches(pid);
+		same = n >= 0 && n == last && stat_letter(pid) == letter ?
+		       same + 1 : 0;
+		if (same == 2)
+			return n;
+		last = n;
+		sleep_ms(20);
 	}
+	return -1;
 }
 
-/* True if a kernel log record read from @fd from now on holds @needle. */
-static bool kmsg_has(int fd, const char *needle)
+/*
+ * @pid, asleep in @letter with @before voluntary switches, is not woken:
+ * it shows @letter for STAYS_MS and has switched no more.
+ */
+static void expect_not_woken(struct __test_metadata *_metadata, pid_t pid,
+			     char letter, long before)
 {
-	char rec[2048];
-	ssize_t n;
-
-	for (;;) {
-		n = read(fd, rec, sizeof(rec) - 1);
-		if (n < 0 && errno == EPIPE)
-			continue;	/* overwritten records: go on */
-		if (n <= 0)
-			return false;
-		rec[n] = '\0';
-		if (strstr(rec, needle))
-			return true;
-	}
+	ASSERT_TRUE(stays(pid, letter));
+	EXPECT_EQ(before, settled_switches(pid, letter))
+		TH_LOG("woken and asleep again");
 }
 
 /* A forked child; teardown kills and reaps whatever is left of it. */
@@ -265,31 +130,8 @@ FIXTURE(child) {
 	bool traced;
 };
 
-/*
- * "proc" checks /proc only; "module" also has the module compare the state
- * the kernel set with the kernel's own constants.
- */
-FIXTURE_VARIANT(child) {
-	const char *name;
-	bool module;
-};
-
-FIXTURE_VARIANT_ADD(child, proc) {
-	.name = "proc",
-	.module = false,
-};
-
-FIXTURE_VARIANT_ADD(child, module) {
-	.name = "module",
-	.module = true,
-};
-
 FIXTURE_SETUP(child)
 {
-	const char *why = variant->module ? no_module() : NULL;
-
-	if (why)
-		SKIP(return, "%s", why);
 }
 
 FIXTURE_TEARDOWN(child)
@@ -302,21 +144,12 @@ FIXTURE_TEARDOWN(child)
 	}
 }
 
-/*
- * /proc/PID/stat, /proc/PID/status and, for "module", the module agree:
- * @pid shows @letter and is in @task_state.
- */
-static void expect_state(struct __test_metadata *_metadata, bool module,
-			 pid_t pid, char letter, const char *task_state)
+/* /proc/PID/stat and /proc/PID/status agree: @pid shows @letter. */
+static void expect_letter(struct __test_metadata *_metadata, pid_t pid,
+			  char letter)
 {
-	char raw[64];
-
-	ASSERT_EQ(letter, stat_letter(pid));
+	ASSERT_EQ(letter, wait_for_letter(pid, letter));
 	ASSERT_EQ(letter, status_letter(pid));
-	if (!module)
-		return;
-	EXPECT_EQ(1, in_task_state(pid, task_state, raw, sizeof(raw)))
-		TH_LOG("not %s: __state, exit_state %s", task_state, raw);
 }
 
 static pid_t fork_pausing_child(void)
@@ -330,6 +163,23 @@ static pid_t fork_pausing_child(void)
 	return pid;
 }
 
+/* Reap @pid, which must die of SIGKILL within SETTLE_MS. */
+static void expect_killed(struct __test_metadata *_metadata, pid_t *pid)
+{
+	int ms, status = 0;
+	pid_t ret = 0;
+
+	for (ms = 0; ms < SETTLE_MS && !ret; ms++) {
+		ret = waitpid(*pid, &status, WNOHANG);
+		if (!ret)
+			sleep_ms(1);
+	}
+	ASSERT_EQ(*pid, ret) TH_LOG("still there, in %c", stat_letter(*pid));
+	*pid = 0;
+	ASSERT_TRUE(WIFSIGNALED(status));
+	ASSERT_EQ(SIGKILL, WTERMSIG(status));
+}
+
 /* A child spinning in user space is running. */
 TEST_F(child, busy_loop_is_R)
 {
@@ -339,8 +189,7 @@ TEST_F(child, busy_loop_is_R)
 		for (;;)
 			;
 	}
-	ASSERT_EQ('R', wait_for_letter(self->pid, 'R'));
-	expect_state(_metadata, variant->module, self->pid, 'R', "running");
+	expect_letter(_metadata, self->pid, 'R');
 }
 
 /* A child blocked in read() on an empty pipe sleeps interruptibly. */
@@ -357,9 +206,7 @@ TEST_F(child, pipe_read_sleeps_S)
 		_exit(read(fds[0], &c, 1) == 1 ? 0 : 1);
 	}
 	close(fds[0]);
-
-	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
-	expect_state(_metadata, variant->module, self->pid, 'S', "interruptible");
+	expect_letter(_metadata, self->pid, 'S');
 
 	/* and the write it waits for wakes it */
 	ASSERT_EQ(1, write(fds[1], "x", 1));
@@ -370,64 +217,73 @@ TEST_F(child, pipe_read_sleeps_S)
 	close(fds[1]);
 }
 
-/* SIGSTOP parks a child in T; SIGCONT lets it sleep in S again. */
-TEST_F(child, sigstop_stops_T)
+/* Stop a pausing child with SIGSTOP, and see it stopped. */
+static void stop_child(struct __test_metadata *_metadata, pid_t *pid)
 {
 	int status;
 
-	self->pid = fork_pausing_child();
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
-
-	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
-	ASSERT_EQ(self->pid, waitpid(self->pid, &status, WUNTRACED));
+	*pid = fork_pausing_child();
+	ASSERT_LE(0, *pid);
+	ASSERT_EQ('S', wait_for_letter(*pid, 'S'));
+	ASSERT_EQ(0, kill(*pid, SIGSTOP));
+	ASSERT_EQ(*pid, waitpid(*pid, &status, WUNTRACED));
 	ASSERT_TRUE(WIFSTOPPED(status));
-	expect_state(_metadata, variant->module, self->pid, 'T', "stopped");
-
-	ASSERT_EQ(0, kill(self->pid, SIGCONT));
-	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
-	expect_state(_metadata, variant->module, self->pid, 'S', "interruptible");
 }
 
-/* A ptrace stop is t; PTRACE_CONT lets it sleep in S again. */
-TEST_F(child, ptrace_stop_is_t)
+/* SIGSTOP parks a child in T; SIGCONT wakes it, to sleep in S again. */
+TEST_F(child, sigstop_stops_T)
+{
+	stop_child(_metadata, &self->pid);
+	expect_letter(_metadata, self->pid, 'T');
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	expect_letter(_metadata, self->pid, 'S');
+}
+
+/* A job-control stop is TASK_STOPPED: SIGKILL still wakes and ends it. */
+TEST_F(child, sigkill_ends_stopped)
+{
+	stop_child(_metadata, &self->pid);
+	ASSERT_EQ(0, kill(self->pid, SIGKILL));
+	expect_killed(_metadata, &self->pid);
+}
+
+/* Seize a pausing child and hold it in a ptrace stop. */
+static void trace_child(struct __test_metadata *_metadata, pid_t *pid,
+			bool *traced)
 {
 	int status;
 
-	self->pid = fork_pausing_child();
-	ASSERT_LE(0, self->pid);
-	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
-
-	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->pid, 0, 0));
-	self->traced = true;
-	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, self->pid, 0, 0));
-	ASSERT_EQ(self->pid, waitpid(self->pid, &status, 0));
+	*pid = fork_pausing_child();
+	ASSERT_LE(0, *pid);
+	ASSERT_EQ('S', wait_for_letter(*pid, 'S'));
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, *pid, 0, 0));
+	*traced = true;
+	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, *pid, 0, 0));
+	ASSERT_EQ(*pid, waitpid(*pid, &status, 0));
 	ASSERT_TRUE(WIFSTOPPED(status));
-	expect_state(_metadata, variant->module, self->pid, 't', "traced");
+}
 
+/* A ptrace stop is t; PTRACE_CONT wakes it, to sleep in S again. */
+TEST_F(child, ptrace_stop_is_t)
+{
+	trace_child(_metadata, &self->pid, &self->traced);
+	expect_letter(_metadata, self->pid, 't');
 	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->pid, 0, 0));
-	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
-	expect_state(_metadata, variant->module, self->pid, 'S', "interruptible");
+	expect_letter(_metadata, self->pid, 'S');
+}
+
+/* SIGKILL wakes a tracee from its ptrace stop, and ends it. */
+TEST_F(child, sigkill_ends_traced)
+{
+	trace_child(_metadata, &self->pid, &self->traced);
+	ASSERT_EQ(0, kill(self->pid, SIGKILL));
+	expect_killed(_metadata, &self->pid);
 }
 
 /*
- * exit_notify() wakes the parent before do_task_dead() sets TASK_DEAD, so
- * a child its parent has seen exit may still be on its way out, its
- * __state still TASK_RUNNING.  Wait, up to SETTLE_MS, for it to be a zombie.
+ * A child that has exited and is not reaped yet is a zombie.  exit_notify()
+ * wakes the parent before the child is done, so wait for the letter.
  */
-static void wait_for_exit_path(pid_t pid)
-{
-	char raw[64];
-	int ms;
-
-	for (ms = 0; ms < SETTLE_MS; ms++) {
-		if (in_task_state(pid, "zombie", raw, sizeof(raw)))
-			return;
-		sleep_ms(1);
-	}
-}
-
-/* A child that has exited and is not reaped yet is a zombie. */
 TEST_F(child, unreaped_exit_is_Z)
 {
 	siginfo_t info = {};
@@ -440,9 +296,7 @@ TEST_F(child, unreaped_exit_is_Z)
 	/* wait for the exit, but leave the child unreaped */
 	ASSERT_EQ(0, waitid(P_PID, self->pid, &info, WEXITED | WNOWAIT));
 	ASSERT_EQ(self->pid, info.si_pid);
-	if (variant->module)
-		wait_for_exit_path(self->pid);
-	expect_state(_metadata, variant->module, self->pid, 'Z', "zombie");
+	expect_letter(_metadata, self->pid, 'Z');
 }
 
 /*
@@ -529,35 +383,6 @@ static bool freezer_set(const char *cg, const char *state)
 	return false;
 }
 
-/* "voluntary_ctxt_switches" of /proc/PID/status; -1 if gone. */
-static long voluntary_switches(pid_t pid)
-{
-	long n;
-
-	return status_field(pid, "voluntary_ctxt_switches: %ld", &n) ? n : -1;
-}
-
-/*
- * The child's voluntary switches once it is off the CPU: @letter, and the
- * count the same over 40 ms; -1 if never.
- */
-static long settled_switches(pid_t pid, char letter)
-{
-	long n, last = -1;
-	int ms, same = 0;
-
-	for (ms = 0; ms < SETTLE_MS; ms += 20) {
-		n = voluntary_switches(pid);
-		same = n >= 0 && n == last && stat_letter(pid) == letter ?
-		       same + 1 : 0;
-		if (same == 2)
-			return n;
-		last = n;
-		sleep_ms(20);
-	}
-	return -1;
-}
-
 /* A byte the child wrote within @ms, or 0. */
 static char child_report(int fd, int ms)
 {
@@ -619,6 +444,8 @@ FIXTURE_SETUP(freezer)
 	int err;
 
 	fz->pipe = -1;
+	if (geteuid())
+		SKIP(return, "needs root");
 	if (!freezer_mount_found(fz->mnt, sizeof(fz->mnt))) {
 		snprintf(fz->mnt, sizeof(fz->mnt), "%s", FREEZER_MNT);
 		ASSERT_EQ(0, mkdtemp(fz->mnt) ? 0 : errno);
@@ -719,16 +546,12 @@ TEST_F(freezer, signal_waits_for_thaw)
 /* A module kthread asleep in one of the module's states. */
 FIXTURE(kthread) {
 	pid_t pid;
+	int fd;		/* the file that started it: closing it stops it */
 };
 
-/*
- * The state's name for the module, and what the kernel must then show; where
- * the kernel, not the module, sets the state, the module compares it too.
- */
 FIXTURE_VARIANT(kthread) {
 	const char *name;
 	char letter;		/* /proc/PID/stat field 3 */
-	const char *task_state;	/* of SCHED_STATE_TASK_STATE, or NULL */
 	int woken_by_wake_up_process;
 	int woken_by_interruptible_mask;
 };
@@ -764,7 +587,6 @@ FIXTURE_VARIANT_ADD(kthread, idle) {
 FIXTURE_VARIANT_ADD(kthread, parked) {
 	.name = "parked",
 	.letter = 'P',
-	.task_state = "parked",
 	.woken_by_wake_up_process = 0,
 	.woken_by_interruptible_mask = 0,
 };
@@ -773,25 +595,41 @@ FIXTURE_SETUP(kthread)
 {
 	const char *why = no_module();
 
+	self->fd = -1;
 	if (why)
 		SKIP(return, "%s", why);
-	self->pid = kthread_start(variant->name);
-	/* nothing may fail after this: a failed setup gets no teardown */
+	self->pid = kthread_start(variant->name, &self->fd);
 	ASSERT_LT(0, self->pid);
 }
 
 FIXTURE_TEARDOWN(kthread)
 {
-	if (self->pid > 0)
-		EXPECT_EQ(0, kthread_stop(self->pid));
+	kthread_stop(&self->fd);
 }
 
-/* stat and status agree with the variant, and so does the module. */
+/* stat and status show the variant's letter. */
 TEST_F(kthread, reports_state)
 {
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
-	expect_state(_metadata, variant->task_state, self->pid, variant->letter,
-		     variant->task_state);
+	ASSERT_EQ(variant->letter, status_letter(self->pid));
+}
+
+/* wake or wake_interruptible: try_to_wake_up()'s answer, or -errno. */
+static int wake(const char *verb, pid_t pid)
+{
+	char reply[64];
+	int ret = control(reply, sizeof(reply), "%s %d\n", verb, pid);
+
+	return ret ? ret : atoi(reply);
+}
+
+/* How many wakes module kthread @pid has seen, or -errno. */
+static int kthread_wakeups(pid_t pid)
+{
+	char reply[64];
+	int ret = control(reply, sizeof(reply), "wakeups %d\n", pid);
+
+	return ret ? ret : atoi(reply);
 }
 
 /*
@@ -851,9 +689,9 @@ TEST_F(kthread, wake_interruptible_mask)
 /* kthread_stop() ends it whatever it sleeps in, and it leaves /proc. */
 TEST_F(kthread, stops)
 {
-	ASSERT_EQ(0, kthread_stop(self->pid));
+	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
+	kthread_stop(&self->fd);
 	ASSERT_EQ(0, wait_for_letter(self->pid, 0));
-	self->pid = 0;
 }
 
 /*
@@ -914,8 +752,12 @@ static void on_signal(int sig)
 	(void)sig;
 }
 
-/* Fork a child that sleeps in the module for @ms and reports the outcome. */
-static pid_t start_sleeper(struct sleeper *self, const char *state, int ms)
+/*
+ * Fork a child that sleeps in the module for @ms, after sending itself
+ * @sig (0: none), and reports how the request ended.
+ */
+static pid_t start_sleeper(struct sleeper *self, const char *state, int ms,
+			   int sig)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	char reply[64], report[80];
@@ -932,7 +774,7 @@ static pid_t start_sleeper(struct sleeper *self, const char *state, int ms)
 
 	/* a handled signal without SA_RESTART: the request sees -EINTR */
 	sigaction(SIGUSR1, &sa, NULL);
-	ret = control(reply, sizeof(reply), "sleep %s %d\n", state, ms);
+	ret = control(reply, sizeof(reply), "sleep %s %d %d\n", state, ms, sig);
 	if (ret)
 		snprintf(report, sizeof(report), "error %d", -ret);
 	else
@@ -959,19 +801,31 @@ static const char *sleeper_result(struct sleeper *self)
 	return report;
 }
 
-/* Start a sleeper in the variant's state and wait until it is asleep. */
-static void sleeper_asleep(struct __test_metadata *_metadata,
-			   struct sleeper *self, const char *state, char letter)
+/*
+ * Start a sleeper in the variant's state, with @sig sent first; wait until
+ * it is asleep, and return its voluntary switches then.
+ */
+static long sleeper_asleep(struct __test_metadata *_metadata,
+			   struct sleeper *self, const char *state, char letter,
+			   int sig)
 {
-	ASSERT_LT(0, start_sleeper(self, state, 10000));
+	long n;
+
+	ASSERT_LT(0, start_sleeper(self, state, SCHED_STATE_MAX_SLEEP_MS, sig));
 	ASSERT_EQ(letter, wait_for_letter(self->pid, letter));
+	n = settled_switches(self->pid, letter);
+	ASSERT_LE(0, n);
+	return n;
 }
+
+static char eintr[16];
 
 FIXTURE_SETUP(sleep)
 {
 	const char *why = no_module();
 
 	self->child.result = -1;
+	snprintf(eintr, sizeof(eintr), "error %d", EINTR);
 	if (why)
 		SKIP(return, "%s", why);
 }
@@ -987,79 +841,161 @@ FIXTURE_TEARDOWN(sleep)
 		close(self->child.result);
 }
 
-/* wake_up_process() ends the sleep: its wakeup left TASK_RUNNING. */
+/* wake_up_process() ends the sleep. */
 TEST_F(sleep, wake_up_process)
 {
-	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
+	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter,
+		       0);
 	ASSERT_EQ(1, wake("wake", self->child.pid));
-	ASSERT_STREQ("wake 0x0\n", sleeper_result(&self->child));
+	ASSERT_STREQ("wake\n", sleeper_result(&self->child));
 }
 
 /* The TASK_INTERRUPTIBLE mask wakes an S sleeper, and leaves D and I be. */
 TEST_F(sleep, wake_interruptible_mask)
 {
-	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
+	long n = sleeper_asleep(_metadata, &self->child, variant->name,
+				variant->letter, 0);
+
 	ASSERT_EQ(variant->woken_by_interruptible_mask,
 		  wake("wake_interruptible", self->child.pid));
 	if (!variant->woken_by_interruptible_mask) {
-		ASSERT_TRUE(stays(self->child.pid, variant->letter));
+		expect_not_woken(_metadata, self->child.pid, variant->letter, n);
 		ASSERT_EQ(1, wake("wake", self->child.pid));
 	}
-	ASSERT_STREQ("wake 0x0\n", sleeper_result(&self->child));
+	ASSERT_STREQ("wake\n", sleeper_result(&self->child));
 }
 
-/* A non-fatal signal interrupts an S sleep (-EINTR), not a D or I one. */
+/* A non-fatal signal interrupts an S sleep (-EINTR), and wakes no other. */
 TEST_F(sleep, signal)
 {
-	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
+	long n = sleeper_asleep(_metadata, &self->child, variant->name,
+				variant->letter, 0);
+
 	ASSERT_EQ(0, kill(self->child.pid, SIGUSR1));
 	if (variant->woken_by_signal) {
-		char eintr[16];
-
-		snprintf(eintr, sizeof(eintr), "error %d", EINTR);
 		ASSERT_STREQ(eintr, sleeper_result(&self->child));
 		return;
 	}
-	ASSERT_TRUE(stays(self->child.pid, variant->letter));
+	expect_not_woken(_metadata, self->child.pid, variant->letter, n);
 	ASSERT_EQ(1, wake("wake", self->child.pid));
-	ASSERT_STREQ("wake 0x0\n", sleeper_result(&self->child));
+	ASSERT_STREQ("wake\n", sleeper_result(&self->child));
 }
 
 /* SIGKILL ends an S or killable sleep; D and I sleepers die once woken. */
 TEST_F(sleep, sigkill)
 {
-	int status;
+	long n = sleeper_asleep(_metadata, &self->child, variant->name,
+				variant->letter, 0);
 
-	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter);
 	ASSERT_EQ(0, kill(self->child.pid, SIGKILL));
 	if (!variant->woken_by_sigkill) {
-		ASSERT_TRUE(stays(self->child.pid, variant->letter));
+		expect_not_woken(_metadata, self->child.pid, variant->letter, n);
 		ASSERT_EQ(1, wake("wake", self->child.pid));
 	}
 	ASSERT_STREQ("", sleeper_result(&self->child));	/* it died in the request */
-	ASSERT_EQ(self->child.pid, waitpid(self->child.pid, &status, 0));
-	self->child.pid = 0;
-	ASSERT_TRUE(WIFSIGNALED(status));
-	ASSERT_EQ(SIGKILL, WTERMSIG(status));
+	expect_killed(_metadata, &self->child.pid);
 }
 
-/* A sleep nobody ends times out: the timer's wakeup left TASK_RUNNING. */
+/* A sleep nobody ends times out. */
 TEST_F(sleep, times_out)
 {
-	ASSERT_LT(0, start_sleeper(&self->child, variant->name, 100));
-	ASSERT_STREQ("timeout 0x0\n", sleeper_result(&self->child));
+	ASSERT_LT(0, start_sleeper(&self->child, variant->name, 100, 0));
+	ASSERT_STREQ("timeout\n", sleeper_result(&self->child));
 }
 
-/* Sixteen module kthreads asleep in one state, against the load average. */
+/*
+ * A signal already pending when the sleep starts: schedule() must not put
+ * an S sleeper to sleep at all (-EINTR at once), and must put the others
+ * to sleep as ever.
+ */
+TEST_F(sleep, signal_pending)
+{
+	if (variant->woken_by_signal) {
+		ASSERT_LT(0, start_sleeper(&self->child, variant->name,
+					   SCHED_STATE_MAX_SLEEP_MS, SIGUSR1));
+		ASSERT_STREQ(eintr, sleeper_result(&self->child));
+		return;
+	}
+	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter,
+		       SIGUSR1);
+	ASSERT_TRUE(stays(self->child.pid, variant->letter));
+	ASSERT_EQ(1, wake("wake", self->child.pid));
+	ASSERT_STREQ("wake\n", sleeper_result(&self->child));
+}
+
+/* The same with SIGKILL: S and killable sleeps must not block, D and I must. */
+TEST_F(sleep, sigkill_pending)
+{
+	if (variant->woken_by_sigkill) {
+		ASSERT_LT(0, start_sleeper(&self->child, variant->name,
+					   SCHED_STATE_MAX_SLEEP_MS, SIGKILL));
+		expect_killed(_metadata, &self->child.pid);
+		return;
+	}
+	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter,
+		       SIGKILL);
+	ASSERT_TRUE(stays(self->child.pid, variant->letter));
+	ASSERT_EQ(1, wake("wake", self->child.pid));
+	expect_killed(_metadata, &self->child.pid);
+}
+
+/* Sixteen module kthreads asleep in one state, against the load. */
 #define LOAD_THREADS	16
+/*
+ * Tasks the load may count otherwise than we expect, either way: other
+ * tasks running or in D, or sleepers a late vCPU tick has not folded in yet.
+ */
+#define LOAD_NOISE	4
+
+struct sleepers {
+	pid_t pids[LOAD_THREADS];
+	int fds[LOAD_THREADS];
+};
+
+static void sleepers_init(struct sleepers *s)
+{
+	int i;
+
+	for (i = 0; i < LOAD_THREADS; i++)
+		s->fds[i] = -1;
+}
+
+/* Start LOAD_THREADS kthreads in @state and wait until all are asleep. */
+static void sleepers_start(struct __test_metadata *_metadata,
+			   struct sleepers *s, const char *state)
+{
+	char letter;
+	int i;
+
+	for (i = 0; i < LOAD_THREADS; i++) {
+		s->pids[i] = kthread_start(state, &s->fds[i]);
+		ASSERT_LT(0, s->pids[i]);
+	}
+	/* until asleep they run, and count whatever their state */
+	for (i = 0; i < LOAD_THREADS; i++) {
+		letter = wait_asleep(s->pids[i]);
+		ASSERT_TRUE(letter && letter != 'R');
+	}
+}
+
+/* Stop them, and wait until they are gone. */
+static void sleepers_stop(struct sleepers *s)
+{
+	int i;
+
+	for (i = 0; i < LOAD_THREADS; i++)
+		kthread_stop(&s->fds[i]);
+	for (i = 0; i < LOAD_THREADS; i++)
+		wait_for_letter(s->pids[i], 0);
+}
 
 FIXTURE(load) {
-	pid_t pids[LOAD_THREADS];
+	struct sleepers s;
 };
 
 FIXTURE_VARIANT(load) {
 	const char *name;
-	bool counts;	/* does the state count towards the load average */
+	bool counts;	/* does the state count towards the load */
 };
 
 FIXTURE_VARIANT_ADD(load, uninterruptible) {
@@ -1077,29 +1013,97 @@ FIXTURE_VARIANT_ADD(load, idle) {
 	.counts = false,
 };
 
+#define SCHED_DEBUG	"/sys/kernel/debug/sched/debug"
+
 FIXTURE_SETUP(load)
 {
 	const char *why = no_module();
 
+	sleepers_init(&self->s);
+	if (!why && access(SCHED_DEBUG, R_OK))
+		why = "no " SCHED_DEBUG;
 	if (why)
 		SKIP(return, "%s", why);
 }
 
-/* Stop the sleepers load started, and forget them. */
-static void load_stop(pid_t *pids)
-{
-	int i;
-
-	for (i = 0; i < LOAD_THREADS; i++) {
-		if (pids[i] > 0)
-			kthread_stop(pids[i]);
-		pids[i] = 0;
-	}
-}
-
 FIXTURE_TEARDOWN(load)
 {
-	load_stop(self->pids);
+	sleepers_stop(&self->s);
+}
+
+/*
+ * The tasks that count in the load for being asleep, the sum of every
+ * runqueue's nr_uninterruptible as kernel/sched/debug.c shows it; only the
+ * sum is exact (kernel/sched/loadavg.c).  A runqueue's count may be below
+ * zero, and is shown modulo 2^32 where it is 32 bits wide.
+ */
+static long sum_nr_uninterruptible(void)
+{
+	char line[256];
+	long long v;
+	long sum = 0;
+	FILE *f = fopen(SCHED_DEBUG, "r");
+
+	if (!f)
+		return LONG_MIN;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " .nr_uninterruptible : %lld", &v) != 1)
+			continue;
+		if (v >= 0x80000000LL)
+			v -= 0x100000000LL;
+		sum += v;
+	}
+	fclose(f);
+	return sum;
+}
+
+/*
+ * Wait, up to SETTLE_MS, for the count to be @lo to @hi above @before; with
+ * DELAY_DEQUEUE a sleeper counts once its dequeue is done.  Return the last
+ * count seen.
+ */
+static long nr_uninterruptible_settles(long before, long lo, long hi)
+{
+	long n = sum_nr_uninterruptible();
+	int ms;
+
+	for (ms = 0; ms < SETTLE_MS; ms += 10) {
+		if (n - before >= lo && n - before <= hi)
+			break;
+		sleep_ms(10);
+		n = sum_nr_uninterruptible();
+	}
+	return n;
+}
+
+/*
+ * Sleepers in D count in the load, from when they block to when they are
+ * woken; TASK_IDLE ones never do.  try_to_block_task() counts them, and
+ * ttwu_do_activate() takes them off again (kernel/sched/core.c).
+ */
+TEST_F(load, nr_uninterruptible)
+{
+	long before, asleep, after;
+
+	before = sum_nr_uninterruptible();
+	ASSERT_NE(LONG_MIN, before);
+	sleepers_start(_metadata, &self->s, variant->name);
+	if (variant->counts) {
+		asleep = nr_uninterruptible_settles(before,
+						    LOAD_THREADS - LOAD_NOISE,
+						    LONG_MAX);
+	} else {
+		sleep_ms(STAYS_MS);
+		asleep = sum_nr_uninterruptible();
+	}
+	sleepers_stop(&self->s);
+	after = nr_uninterruptible_settles(before, LONG_MIN, LOAD_NOISE);
+	TH_LOG("nr_uninterruptible %ld, %ld with %d %s sleepers, %ld after",
+	       before, asleep, LOAD_THREADS, variant->name, after);
+	EXPECT_TRUE(variant->counts ?
+		    asleep - before >= LOAD_THREADS - LOAD_NOISE :
+		    asleep - before <= LOAD_NOISE);
+	EXPECT_GE(LOAD_NOISE, after - before);
 }
 
 /*
@@ -1116,11 +1120,6 @@ FIXTURE_TEARDOWN(load)
 #define LOAD_FREQ_MAX_MS (LOAD_FREQ_MS + 10)
 /* how far the fold and our clock may be apart at either end */
 #define LOAD_SLACK_MS	100
-/*
- * Tasks a fold may count otherwise than we expect, either way: other tasks
- * running or in D, or sleepers a late vCPU tick has not folded in yet.
- */
-#define LOAD_NOISE	4
 /* calc_load_n(), catching up after an idle stretch, rounds otherwise */
 #define LOAD_ROUND	1
 
@@ -1168,17 +1167,12 @@ static long shown(unsigned long avenrun)
 	return (avenrun + FIXED_1 / 200) * 100 / FIXED_1;
 }
 
-/* the least and the most avenrun[0] that shows as @load hundredths */
+/* the least avenrun[0] that shows as @load hundredths */
 static unsigned long avenrun_min(long load)
 {
 	unsigned long a = (load * FIXED_1 + 99) / 100;
 
 	return a > FIXED_1 / 200 ? a - FIXED_1 / 200 : 0;
-}
-
-static unsigned long avenrun_max(long load)
-{
-	return ((load + 1) * FIXED_1 + 99) / 100 - 1 - FIXED_1 / 200;
 }
 
 static long now_ms(void)
@@ -1200,243 +1194,104 @@ static int folds_max(long ms)
 	return (ms + LOAD_SLACK_MS) / LOAD_FREQ_MS + 1;
 }
 
-/*
- * One measurement: the load before, LOAD_THREADS sleepers started and
- * asleep, 10.5 s (at least two folds, whatever the phase of LOAD_FREQ), the
- * load after.
- * Returns whether it fell in the range the variant calls for: with the
- * sleepers counted, at least the least that folds_min() folds of all but
- * LOAD_NOISE of them can bring, after a fold that may have seen none of them
- * while they started; not counted, at most the most folds_min() to
- * folds_max() folds of LOAD_NOISE tasks can bring.
- */
-static bool loadavg_in_range(struct __test_metadata *_metadata, pid_t *pids,
-			     const char *name, bool counts)
+FIXTURE(loadavg) {
+	struct sleepers s;
+};
+
+FIXTURE_SETUP(loadavg)
 {
-	long before, after, t0, t1, t2, bound = 0, b;
+	const char *why = no_module();
+
+	sleepers_init(&self->s);
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(loadavg)
+{
+	sleepers_stop(&self->s);
+}
+
+/*
+ * One measurement: the load before, LOAD_THREADS D sleepers started and
+ * asleep (t1), then until the first fold that surely saw them all, one
+ * that /proc/loadavg shows more than LOAD_SLACK_MS after t1, or a fold's
+ * time whatever it shows, and the load after.  Returns whether it is at
+ * least the least that the folds the time allows, of all but LOAD_NOISE
+ * sleepers, can bring, after a fold that may have seen none of them while
+ * they started.
+ */
+static bool loadavg_in_range(struct __test_metadata *_metadata,
+			     struct sleepers *s)
+{
+	long before, seen, after, t0, t1, t2, bound = LONG_MAX, b;
+	int pre, pre_max, n, lo, hi;
 	unsigned long a;
-	int i, pre, pre_max, n, lo, hi;
-	char letter;
 
 	before = load1();
 	t0 = now_ms();
 	ASSERT_LE(0, before);
-	for (i = 0; i < LOAD_THREADS; i++) {
-		pids[i] = kthread_start(name);
-		ASSERT_LT(0, pids[i]);
-	}
-	/* until asleep they run, and count whatever their state */
-	for (i = 0; i < LOAD_THREADS; i++) {
-		letter = wait_asleep(pids[i]);
-		ASSERT_TRUE(letter && letter != 'R');
-	}
+	sleepers_start(_metadata, s, "uninterruptible");
 	t1 = now_ms();
-	sleep_ms(10500);
+	seen = load1();
+	for (t2 = t1; t2 - t1 < LOAD_FREQ_MAX_MS + 2 * LOAD_SLACK_MS;
+	     t2 = now_ms()) {
+		sleep_ms(10);
+		after = load1();
+		if (after != seen && t2 - t1 > LOAD_SLACK_MS)
+			break;
+		seen = after;
+	}
 	after = load1();
 	t2 = now_ms();
 
-	if (counts) {
-		/* folds that surely saw all of them, and one that may not */
-		lo = folds_min(t2 - t1);
-		hi = folds_max(t2 - t0);
-		bound = LONG_MAX;
-		pre_max = t1 - t0 + LOAD_SLACK_MS < LOAD_FREQ_MS ? 1 : hi;
-		for (pre = 0; pre <= pre_max; pre++) {
-			a = calc_load_folds(avenrun_min(before), 0, pre);
-			for (n = lo; n + pre <= hi; n++) {
-				b = shown(calc_load_folds(a, LOAD_THREADS -
-							  LOAD_NOISE, n));
-				bound = b < bound ? b : bound;
-			}
-		}
-	} else {
-		lo = folds_min(t2 - t0);
-		hi = folds_max(t2 - t0);
-		for (n = lo; n <= hi; n++) {
-			b = shown(calc_load_folds(avenrun_max(before),
-						  LOAD_NOISE, n));
-			bound = b > bound ? b : bound;
+	lo = after != seen ? 1 : folds_min(t2 - t1);
+	hi = folds_max(t2 - t0);
+	pre_max = t1 - t0 + LOAD_SLACK_MS < LOAD_FREQ_MS ? 1 : hi;
+	for (pre = 0; pre <= pre_max; pre++) {
+		a = calc_load_folds(avenrun_min(before), 0, pre);
+		for (n = lo; n + pre <= hi; n++) {
+			b = shown(calc_load_folds(a, LOAD_THREADS - LOAD_NOISE,
+						  n));
+			bound = b < bound ? b : bound;
 		}
 	}
-	TH_LOG("load1 %ld.%02ld -> %ld.%02ld in %ld ms, %d-%d folds, %d %s: %s %ld.%02ld",
+	TH_LOG("load1 %ld.%02ld -> %ld.%02ld in %ld ms, %d-%d folds: want >= %ld.%02ld",
 	       before / 100, before % 100, after / 100, after % 100, t2 - t0,
-	       lo, hi, LOAD_THREADS, name, counts ? "want >=" : "want <=",
-	       bound / 100, bound % 100);
-	return counts ? after >= bound - LOAD_ROUND :
-			after <= bound + LOAD_ROUND;
+	       lo, hi, bound / 100, bound % 100);
+	return after >= bound - LOAD_ROUND;
 }
 
 /*
- * Sixteen sleepers that count raise the load average towards 16 by
- * 1 - EXP_1/FIXED_1 of the way each fold; sixteen that do not leave it to
- * decay.  The bounds come from the kernel's own fixed-point folds over the
- * folds the elapsed time allows; a miss is measured once more, from scratch.
+ * Sixteen D sleepers raise the load average towards 16 by
+ * 1 - EXP_1/FIXED_1 of the way each fold (kernel/sched/loadavg.c).  The
+ * bound comes from the kernel's own fixed-point folds over the folds the
+ * elapsed time allows; a miss is measured once more, from scratch.
  */
-TEST_F_TIMEOUT(load, loadavg, 60)
+TEST_F_TIMEOUT(loadavg, fold, 40)
 {
-	if (loadavg_in_range(_metadata, self->pids, variant->name,
-			     variant->counts))
+	if (loadavg_in_range(_metadata, &self->s))
 		return;
-	load_stop(self->pids);
+	sleepers_stop(&self->s);
 	TH_LOG("out of range: once more");
-	EXPECT_TRUE(loadavg_in_range(_metadata, self->pids, variant->name,
-				     variant->counts));
+	EXPECT_TRUE(loadavg_in_range(_metadata, &self->s));
 }
 
-/*
- * The hung-task detector, with hung_task_timeout_secs lowered to 1 s for the
- * test: it reports a plain D sleeper, never a killable or an idle one.
- *
- * Opt-in (SCHED_STATE_HUNG_TASK=1): the report has a stack trace, which CI
- * farms' log scanners count as a kernel problem, and with the timeout at 1 s
- * any other task in D for a second is reported too.  A run that sets it must
- * accept the report between the "hung_task window" marks in the kernel log.
- */
-#define HUNG_SYSCTL	"/proc/sys/kernel/hung_task_"
-#define HUNG_OPT_IN	"SCHED_STATE_HUNG_TASK"
-
-FIXTURE(hung_task) {
-	pid_t pid;
-	int kmsg;
-	char timeout[32], warnings[32];
-};
-
-FIXTURE_VARIANT(hung_task) {
-	const char *name;
-	bool reported;
-};
-
-FIXTURE_VARIANT_ADD(hung_task, uninterruptible) {
-	.name = "uninterruptible",
-	.reported = true,
-};
-
-FIXTURE_VARIANT_ADD(hung_task, killable) {
-	.name = "killable",
-	.reported = false,
-};
-
-FIXTURE_VARIANT_ADD(hung_task, idle) {
-	.name = "idle",
-	.reported = false,
-};
-
-static int sysctl_swap(const char *name, const char *value, char *old,
-		       size_t len)
-{
-	char path[96];
-	ssize_t n = 0;
-	int fd;
-
-	snprintf(path, sizeof(path), HUNG_SYSCTL "%s", name);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	if (old) {
-		n = read(fd, old, len - 1);
-		old[n > 0 ? n : 0] = '\0';
-	}
-	if (n < 0 || pwrite(fd, value, strlen(value), 0) < 0)
-		n = -errno;
-	close(fd);
-	return n < 0 ? n : 0;
-}
-
-/* With kernel.hung_task_panic set, the report the test asks for panics. */
-static bool hung_task_panics(void)
-{
-	char buf[16] = "";
-	int fd = open(HUNG_SYSCTL "panic", O_RDONLY);
-
-	if (fd < 0)
-		return false;
-	if (read(fd, buf, sizeof(buf) - 1) < 0)
-		buf[0] = '\0';
-	close(fd);
-	return atoi(buf) != 0;
-}
-
-FIXTURE_SETUP(hung_task)
-{
-	const char *opt_in = getenv(HUNG_OPT_IN);
-	const char *why = NULL;
-
-	self->kmsg = -1;
-	if (!opt_in || strcmp(opt_in, "1"))
-		why = "set " HUNG_OPT_IN "=1";
-	if (!why)
-		why = no_module();
-	if (!why && access(HUNG_SYSCTL "timeout_secs", W_OK))
-		why = "needs CONFIG_DETECT_HUNG_TASK";
-	if (!why && hung_task_panics())
-		why = "kernel.hung_task_panic is set";
-	if (why)
-		SKIP(return, "%s", why);
-	self->kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
-	ASSERT_LE(0, self->kmsg);
-	ASSERT_LE(0, lseek(self->kmsg, 0, SEEK_END));
-	ASSERT_EQ(0, sysctl_swap("warnings", "-1", self->warnings,
-				 sizeof(self->warnings)));
-	ASSERT_EQ(0, sysctl_swap("timeout_secs", "1", self->timeout,
-				 sizeof(self->timeout)));
-}
-
-FIXTURE_TEARDOWN(hung_task)
-{
-	if (self->pid > 0) {
-		kthread_stop(self->pid);
-		kmsg_mark("sched_state: hung_task window end pid=%d\n",
-			  self->pid);
-	}
-	if (self->timeout[0])
-		sysctl_swap("timeout_secs", self->timeout, NULL, 0);
-	if (self->warnings[0])
-		sysctl_swap("warnings", self->warnings, NULL, 0);
-	if (self->kmsg >= 0)
-		close(self->kmsg);
-}
-
-TEST_F(hung_task, detector)
-{
-	char needle[64];
-	bool seen = false;
-	int ms;
-
-	self->pid = kthread_start(variant->name);
-	ASSERT_LT(0, self->pid);
-	/* the run's dmesg scan accepts this pid's report inside the window */
-	kmsg_mark("sched_state: hung_task window begin pid=%d\n", self->pid);
-
-	snprintf(needle, sizeof(needle), ":%d blocked for more than",
-		 self->pid);
-	for (ms = 0; ms < 4000 && !seen; ms += 100) {
-		sleep_ms(100);
-		seen = kmsg_has(self->kmsg, needle);
-	}
-	EXPECT_EQ(variant->reported, seen);
-}
-
-/*
- * The lost-wakeup race between a sleeper and a waker on two CPUs: the
- * rounds asked, and the fewest that may be judged when a slow machine runs
- * out of the module's time bound first.
- */
-#define RACE_ROUNDS	200000U
+/* The lost-wakeup race, for SCHED_STATE_RACE_MS (default, and at most). */
+#define RACE_MS		2000
+#define RACE_MAX_MS	SCHED_STATE_MAX_BUSY_MS
+/* the fewest rounds that may be judged, when a slow machine runs few */
 #define RACE_MIN_ROUNDS	2000U
 
 FIXTURE(race) {
 };
 
-FIXTURE_VARIANT(race) {
-	const char *name;
-};
-
-FIXTURE_VARIANT_ADD(race, mb) {
-	.name = "mb",
-};
-
 FIXTURE_SETUP(race)
 {
+	const char *why = no_module();
+
+	if (why)
+		SKIP(return, "%s", why);
 }
 
 FIXTURE_TEARDOWN(race)
@@ -1444,50 +1299,53 @@ FIXTURE_TEARDOWN(race)
 }
 
 /*
- * set_current_state() loses no wakeup.  __set_current_state() may lose
- * some (tools/memory-model's SB+poonceonces says "Sometimes"): a measurement,
- * not a check, which the module's "race nomb" makes outside the suite.
+ * set_current_state() loses no wakeup: a sleeper and a waker on two CPUs,
+ * in the store-buffering shape of tools/memory-model's
+ * SB+fencembonceonces ("Never").  SCHED_STATE_RACE_MS in the environment
+ * runs it longer, up to RACE_MAX_MS.
  */
-TEST_F_TIMEOUT(race, lost_wakeups, 120)
+TEST_F_TIMEOUT(race, lost_wakeups, 60)
 {
-	const char *why = no_module();
+	const char *env = getenv("SCHED_STATE_RACE_MS");
+	int ms = env ? atoi(env) : RACE_MS;
 	unsigned int done, lost;
 	char reply[64];
 	int ret;
 
-	if (why)
-		SKIP(return, "%s", why);
-	ret = control(reply, sizeof(reply), "race %s %u\n", variant->name,
-		      RACE_ROUNDS);
+	if (ms < 1 || ms > RACE_MAX_MS)
+		ms = RACE_MS;
+	ret = control(reply, sizeof(reply), "race %d %d\n",
+		      SCHED_STATE_MAX_ROUNDS, ms);
 	if (ret == -EOPNOTSUPP)
 		SKIP(return, "needs two online CPUs");
 	ASSERT_EQ(0, ret);
 	ret = sscanf(reply, "%u %u", &done, &lost);
 	ASSERT_EQ(2, ret);
-	TH_LOG("%s: %u of %u wakeups lost", variant->name, lost, done);
+	TH_LOG("%u of %u wakeups lost in %d ms", lost, done, ms);
 	if (done < RACE_MIN_ROUNDS && !lost)
-		SKIP(return, "only %u rounds ran in %d ms", done,
-		     SCHED_STATE_MAX_BUSY_MS);
+		SKIP(return, "only %u rounds ran in %d ms", done, ms);
 	EXPECT_EQ(0U, lost);
 }
 
 /*
  * PREEMPT_RT: a task that set TASK_INTERRUPTIBLE and then blocked on a
- * contended spinlock_t (TASK_RTLOCK_WAIT) keeps a wakeup that arrives
- * meanwhile in saved_state, and is TASK_RUNNING once it has the lock.
- * The module's kthread must reach the lock while the module holds it (1 s):
- * a busy machine may not run it in time, so that window is tried a few
- * times.  Once it has reached the lock, it must be seen in TASK_RTLOCK_WAIT.
+ * contended spinlock_t, in TASK_RTLOCK_WAIT, reports D, and keeps a wakeup
+ * that arrives meanwhile (saved_state): once it has the lock, its next
+ * schedule() does not sleep.  The module's kthread must block in the short
+ * time the module holds the lock; on a busy machine that window is tried
+ * a few times.
  */
-#define RTLOCK_TRIES	3
+#define RTLOCK_TRIES	10
 
-TEST(rtlock_keeps_wakeup)
+static void rtlock_request(struct __test_metadata *_metadata, char *letter,
+			   int *kept)
 {
 	const char *why = no_module();
-	int woke, blocked, reached, ret, try;
-	unsigned int after;
 	char reply[64];
+	int ret, try;
 
+	if (!why && sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		why = "needs two online CPUs";
 	if (why)
 		SKIP(return, "%s", why);
 	for (try = 1; try <= RTLOCK_TRIES; try++) {
@@ -1495,26 +1353,33 @@ TEST(rtlock_keeps_wakeup)
 		if (ret == -EOPNOTSUPP)
 			SKIP(return, "needs CONFIG_PREEMPT_RT");
 		ASSERT_EQ(0, ret);
-		ret = sscanf(reply, "%x %d %d %d", &after, &woke, &blocked,
-			     &reached);
-		ASSERT_EQ(4, ret);
-		if (blocked || reached)
+		if (strcmp(reply, "missed\n"))
 			break;
-		TH_LOG("try %d: the kthread did not reach the lock in time",
-		       try);
 	}
 	if (try > RTLOCK_TRIES)
 		SKIP(return, "rtlock window missed");
-	ASSERT_EQ(1, blocked);	/* it really waited in TASK_RTLOCK_WAIT */
-	ASSERT_EQ(1, woke);	/* the wakeup found it, through saved_state */
-	ASSERT_EQ(0U, after);	/* TASK_RUNNING */
+	ret = sscanf(reply, "%c %d", letter, kept);
+	ASSERT_EQ(2, ret);
 }
 
-int main(int argc, char **argv)
+TEST(rtlock_reports_D)
 {
-	if (geteuid()) {
-		ksft_print_header();
-		ksft_exit_skip("sched_state must be run as root\n");
-	}
-	return test_harness_run(argc, argv);
+	char letter = 0;
+	int kept;
+
+	rtlock_request(_metadata, &letter, &kept);
+	if (letter)
+		EXPECT_EQ('D', letter);
 }
+
+TEST(rtlock_keeps_wakeup)
+{
+	char letter = 0;
+	int kept = -1;
+
+	rtlock_request(_metadata, &letter, &kept);
+	if (letter)
+		EXPECT_EQ(1, kept);
+}
+
+TEST_HARNESS_MAIN

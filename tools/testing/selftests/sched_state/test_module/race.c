@@ -1,48 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_sched_state: the lost-wakeup race (the race request). */
+/* test_sched_state: the lost-wakeup race (the race verb). */
 #include <linux/completion.h>
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "test_sched_state.h"
 
 /*
- * race <mb|nomb> <rounds>: the lost-wakeup race, on two CPUs.  Each round
- * the two threads meet at a spin barrier and go at once: the sleeper sets
- * its state and tests the condition, the waker sets the condition and wakes
- * it.  This is the store-buffering shape of tools/memory-model
- * SB+fencembonceonces: with set_current_state()'s barrier ("mb") no wakeup
- * may be lost; __set_current_state() ("nomb") allows it, when the store of
- * the state is still in the sleeper's store buffer as try_to_wake_up()
- * reads it.  To hold it there, the sleeper first stores to RACE_LINES cache
- * lines that the waker has just written (stores drain in order, each of
- * these a miss); a random delay of up to RACE_SWEEP loops sweeps its test
- * across the waker's store.  The spins are bare loops: with cpu_relax()
- * (on x86 under QEMU's TCG, a trip out of the translated code) the two
- * race less often.
+ * race <rounds> <ms>: the lost-wakeup race, on two CPUs.  Each round the two
+ * threads meet at a spin barrier and go at once: the sleeper sets its state
+ * with set_current_state() and tests the condition, the waker sets the
+ * condition and wakes it.  This is the store-buffering shape of
+ * tools/memory-model SB+fencembonceonces: without the barrier of
+ * set_current_state() a wakeup is lost when the store of the state is still
+ * in the sleeper's store buffer as try_to_wake_up() reads it.  To hold it
+ * there, the sleeper first stores to RACE_LINES cache lines that the waker
+ * has just written (stores drain in order, each of these a miss); a random
+ * delay of up to RACE_SWEEP loops sweeps its test across the waker's store.
  *
  * A wakeup is lost when wake_up_process() found the sleeper still running
  * (returned 0) and the sleeper then slept out RACE_BOUND all the same, the
  * wakeup long past.  A sleeper that merely ran late, its vCPU starved by the
- * host, was woken (1) and does not count.  Reply the rounds run and the
- * wakeups lost; past SCHED_STATE_MAX_BUSY_MS the sleeper stops, and the
- * reply counts the rounds it finished.
+ * host, was woken (1) and does not count.  Past <ms> the sleeper stops;
+ * reply the rounds it finished and the wakeups lost.
  */
 #define RACE_BOUND	msecs_to_jiffies(100)
 #define RACE_MAX_LOST	10
 #define RACE_LINES	4
 #define RACE_SWEEP	200
 
-struct race {
+struct sched_state_race {
 	struct task_struct *sleeper, *waker;
 	unsigned int rounds, done, lost;
-	bool barrier;
 	unsigned long deadline;	/* in jiffies */
 	int woken_round;	/* the last round whose wakeup has returned */
 	int woke;		/* what wake_up_process() returned then */
@@ -69,20 +64,17 @@ static bool race_meet(int *mine, int *theirs, int round)
 				return false;
 			cond_resched();
 		}
-		barrier();
+		cpu_relax();
 	}
 	return true;
 }
 
-static bool race_wait_round(struct race *r, int round)
+static bool race_wait_round(struct sched_state_race *r, int round)
 {
 	long left;
 
 	for (;;) {
-		if (r->barrier)
-			set_current_state(TASK_UNINTERRUPTIBLE);
-		else
-			__set_current_state(TASK_UNINTERRUPTIBLE);
+		set_current_state(TASK_UNINTERRUPTIBLE);
 		if (READ_ONCE(r->cond) >= round)
 			return true;
 		left = schedule_timeout(RACE_BOUND);
@@ -103,7 +95,7 @@ static bool race_wait_round(struct race *r, int round)
 
 static int race_sleeper_fn(void *data)
 {
-	struct race *r = data;
+	struct sched_state_race *r = data;
 	unsigned int delay, i;
 	int round;
 
@@ -113,6 +105,7 @@ static int race_sleeper_fn(void *data)
 		delay = get_random_u32_below(RACE_SWEEP + 1);
 		if (!race_meet(&r->sleeper_round, &r->waker_round, round))
 			break;
+		/* a delay of a few cycles a loop, not a wait: no cpu_relax() */
 		while (delay--)
 			barrier();
 		for (i = 0; i < RACE_LINES; i++)
@@ -125,13 +118,13 @@ static int race_sleeper_fn(void *data)
 	__set_current_state(TASK_RUNNING);
 	WRITE_ONCE(r->sleeper_round, INT_MAX);
 	complete(&r->finished);
-	wait_for_kthread_stop();
+	sched_state_wait_for_stop();
 	return 0;
 }
 
 static int race_waker_fn(void *data)
 {
-	struct race *r = data;
+	struct sched_state_race *r = data;
 	unsigned int i;
 	int round;
 
@@ -149,29 +142,44 @@ static int race_waker_fn(void *data)
 		/* publish woke and woken_ns with the round: race_wait_round() */
 		smp_store_release(&r->woken_round, round);
 	}
-	wait_for_kthread_stop();
+	sched_state_wait_for_stop();
 	return 0;
 }
 
-int cmd_race(struct request *req)
+/* Bind the two to two online CPUs and start them; -EOPNOTSUPP if not two. */
+static int race_start(struct sched_state_race *r)
 {
-	unsigned int cpu;
-	struct race *r;
-	int rounds, ret;
+	unsigned int cpu, other;
+	int ret = -EOPNOTSUPP;
 
-	ret = parse_int(req->argv[2], 1, SCHED_STATE_MAX_ROUNDS, &rounds);
-	if (ret)
-		return ret;
-	if (strcmp(req->argv[1], "mb") && strcmp(req->argv[1], "nomb"))
+	cpus_read_lock();
+	cpu = cpumask_first(cpu_online_mask);
+	other = cpumask_next(cpu, cpu_online_mask);
+	if (other < nr_cpu_ids) {
+		kthread_bind(r->sleeper, cpu);
+		kthread_bind(r->waker, other);
+		wake_up_process(r->sleeper);
+		wake_up_process(r->waker);
+		ret = 0;
+	}
+	cpus_read_unlock();
+	return ret;
+}
+
+int sched_state_race(struct sched_state_req *req)
+{
+	struct sched_state_race *r;
+	int rounds, ms, ret;
+
+	if (sched_state_parse_int(req->argv[1], 1, SCHED_STATE_MAX_ROUNDS,
+				  &rounds) ||
+	    sched_state_parse_int(req->argv[2], 1, SCHED_STATE_MAX_BUSY_MS, &ms))
 		return -EINVAL;
-	if (num_online_cpus() < 2)
-		return -EOPNOTSUPP;
 	r = kzalloc_obj(*r, GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
 	r->rounds = rounds;
-	r->barrier = !strcmp(req->argv[1], "mb");
-	r->deadline = jiffies + msecs_to_jiffies(SCHED_STATE_MAX_BUSY_MS);
+	r->deadline = jiffies + msecs_to_jiffies(ms);
 	init_completion(&r->finished);
 
 	r->sleeper = kthread_create(race_sleeper_fn, r, "sched_state/rs");
@@ -184,18 +192,14 @@ int cmd_race(struct request *req)
 		ret = PTR_ERR(r->waker);
 		goto out_stop_sleeper;
 	}
-	cpu = cpumask_first(cpu_online_mask);
-	kthread_bind(r->sleeper, cpu);
-	kthread_bind(r->waker, cpumask_next(cpu, cpu_online_mask));
-	wake_up_process(r->sleeper);
-	wake_up_process(r->waker);
-
-	ret = wait_for_completion_killable(&r->finished);
+	ret = race_start(r);
+	if (!ret && wait_for_completion_killable(&r->finished))
+		ret = -EINTR;
 	/* the waker first: it may be waking the sleeper */
 	kthread_stop(r->waker);
 	if (!ret)
-		ret = scnprintf(req->reply, req->len, "%u %u\n", r->done,
-				r->lost);
+		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%u %u\n",
+				r->done, r->lost);
 out_stop_sleeper:
 	kthread_stop(r->sleeper);
 out_free:

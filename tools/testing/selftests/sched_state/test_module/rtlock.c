@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_sched_state: a wakeup across a PREEMPT_RT spinlock_t (rtlock). */
+/* test_sched_state: a wakeup across a PREEMPT_RT spinlock_t (the rtlock verb). */
 #include <linux/completion.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/preempt.h>
+#include <linux/rbtree.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -12,109 +16,140 @@
 #include "test_sched_state.h"
 
 /*
- * rtlock: on PREEMPT_RT a contended spinlock_t sleeps in TASK_RTLOCK_WAIT and
- * keeps the task's own state in saved_state, where a regular wakeup that
- * arrives meanwhile lands.  A kthread sets TASK_INTERRUPTIBLE and blocks on a
- * spinlock_t we hold; we wake it, then release the lock.  Once it has the
- * lock it must be TASK_RUNNING, or its schedule() would lose that wakeup.
- * Reply its __state after taking the lock, wake_up_process()'s return,
- * whether it was seen blocked in TASK_RTLOCK_WAIT when woken, and whether it
- * had reached spin_lock() by then.
+ * On PREEMPT_RT a contended spinlock_t blocks in TASK_RTLOCK_WAIT and keeps
+ * the task's own state in saved_state, where a regular wakeup that comes
+ * meanwhile lands (kernel/locking/rtmutex.c, ttwu_state_match() in
+ * kernel/sched/core.c).  A kthread on another CPU sets TASK_INTERRUPTIBLE
+ * and blocks on a spinlock_t we hold.  Once it is a waiter we note the
+ * letter the kernel reports for it, wake it and release the lock.  Having
+ * the lock, it calls schedule_timeout() with no state of its own: it returns
+ * at once if the wakeup was kept, it sleeps out RTLOCK_BOUND if it was lost.
+ *
+ * We hold the lock for at most RTLOCK_POLL_NS: the kthread spins until we
+ * take it, so it blocks within microseconds.  If it is not a waiter by then
+ * the reply is "missed", and the caller may try again.
  */
+#define RTLOCK_POLL_NS	NSEC_PER_MSEC
+#define RTLOCK_BOUND	HZ
+#define RTLOCK_WAIT	(3 * HZ)
 
-/*
- * How long we wait, holding the lock, for the kthread to reach spin_lock(),
- * then for it to block there.  A spinlock_t holder must not sleep (it is in
- * an RCU read-side section), so we poll; it stays preemptible, so the
- * kthread can run even on our CPU.  The kthread only has to be scheduled
- * once: well under a millisecond, and tens of milliseconds on a loaded,
- * emulated machine; the bound leaves a wide margin.  A kthread that never
- * reached spin_lock() missed the window, and the caller may try again; one
- * that reached it and was not seen in TASK_RTLOCK_WAIT fails the test.
- */
-#define RTLOCK_BLOCK_NS		NSEC_PER_SEC
-#define RTLOCK_TIMEOUT		(5 * HZ)
-
-struct rtlock {
-	spinlock_t lock;	/* held by cmd_rtlock(), wanted by rtlock_fn() */
-	unsigned int after;
-	bool reached;		/* rtlock_fn() is at spin_lock() */
-	struct completion locked;
+struct sched_state_rtlock {
+	spinlock_t lock;	/* held by the request, wanted by rtlock_fn() */
+	bool go;		/* we hold the lock */
+	bool woken;		/* we woke it while it waited for the lock */
+	bool kept;		/* its schedule_timeout() returned early */
+	struct completion started, done;
 };
 
 static int rtlock_fn(void *data)
 {
-	struct rtlock *t = data;
+	struct sched_state_rtlock *r = data;
+	unsigned long deadline = jiffies + RTLOCK_BOUND;
+	bool woken;
 
+	complete(&r->started);
+	while (!READ_ONCE(r->go)) {
+		if (kthread_should_stop() || time_after(jiffies, deadline))
+			goto out;
+		cpu_relax();
+	}
 	set_current_state(TASK_INTERRUPTIBLE);
-	WRITE_ONCE(t->reached, true);
-	spin_lock(&t->lock);
-	t->after = READ_ONCE(current->__state);
-	spin_unlock(&t->lock);
+	spin_lock(&r->lock);
+	woken = r->woken;
+	spin_unlock(&r->lock);
+	if (woken)
+		r->kept = schedule_timeout(RTLOCK_BOUND) > 0;
 	__set_current_state(TASK_RUNNING);
-	complete(&t->locked);
-	wait_for_kthread_stop();
+out:
+	complete(&r->done);
+	sched_state_wait_for_stop();
 	return 0;
 }
 
-/* Holding @t->lock: has @task reached it, then blocked on it, in time? */
-static bool rtlock_blocked(struct rtlock *t, struct task_struct *task)
+/* Holding @r->lock: does it get a waiter within RTLOCK_POLL_NS? */
+static bool rtlock_waited(struct sched_state_rtlock *r)
 {
-	u64 deadline = ktime_get_ns() + RTLOCK_BLOCK_NS;
+	u64 deadline = ktime_get_ns() + RTLOCK_POLL_NS;
 
-	while (!READ_ONCE(t->reached)) {
+	while (RB_EMPTY_ROOT(&r->lock.lock.waiters.rb_root)) {
 		if (ktime_get_ns() > deadline)
 			return false;
 		cpu_relax();
 	}
-	deadline = ktime_get_ns() + RTLOCK_BLOCK_NS;
-	while (READ_ONCE(task->__state) != TASK_RTLOCK_WAIT) {
-		if (ktime_get_ns() > deadline)
-			return false;
-		cpu_relax();
-	}
+	/* its state is stored before it is enqueued (rtlock_slowlock_locked()) */
+	smp_rmb();
 	return true;
 }
 
-int cmd_rtlock(struct request *req)
+/* Start @task on a CPU other than ours; -EOPNOTSUPP if there is none. */
+static int rtlock_start(struct task_struct *task)
 {
+	unsigned int cpu;
+
+	cpus_read_lock();
+	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
+	if (cpu < nr_cpu_ids) {
+		kthread_bind(task, cpu);
+		wake_up_process(task);
+	}
+	cpus_read_unlock();
+	return cpu < nr_cpu_ids ? 0 : -EOPNOTSUPP;
+}
+
+static int rtlock_wait(struct completion *done)
+{
+	long left = wait_for_completion_killable_timeout(done, RTLOCK_WAIT);
+
+	if (left < 0)
+		return -EINTR;
+	return left ? 0 : -ETIMEDOUT;
+}
+
+int sched_state_rtlock(struct sched_state_req *req)
+{
+	struct sched_state_rtlock *r;
 	struct task_struct *task;
-	bool blocked, reached, woke;
-	struct rtlock *t;
-	long left;
+	char letter = 0;
 	int ret;
 
-	t = kzalloc_obj(*t, GFP_KERNEL);
-	if (!t)
+	r = kzalloc_obj(*r, GFP_KERNEL);
+	if (!r)
 		return -ENOMEM;
-	spin_lock_init(&t->lock);
-	init_completion(&t->locked);
-	task = kthread_create(rtlock_fn, t, "sched_state/rt");
+	spin_lock_init(&r->lock);
+	init_completion(&r->started);
+	init_completion(&r->done);
+	task = kthread_create(rtlock_fn, r, "sched_state/rt");
 	if (IS_ERR(task)) {
 		ret = PTR_ERR(task);
 		goto out_free;
 	}
 	get_task_struct(task);
 
-	spin_lock(&t->lock);
-	wake_up_process(task);
-	blocked = rtlock_blocked(t, task);
-	reached = READ_ONCE(t->reached);
-	woke = wake_up_process(task);
-	spin_unlock(&t->lock);
-
-	left = wait_for_completion_killable_timeout(&t->locked,
-						    RTLOCK_TIMEOUT);
-	kthread_stop(task);
-	put_task_struct(task);
-	if (!left)
-		ret = -ETIMEDOUT;
-	else if (left < 0)
-		ret = left;	/* -ERESTARTSYS: killed */
-	else
-		ret = scnprintf(req->reply, req->len, "0x%x %d %d %d\n",
-				t->after, woke, blocked, reached);
+	/* stay off its CPU: it spins there until we hold the lock */
+	migrate_disable();
+	ret = rtlock_start(task);
+	if (!ret)
+		ret = rtlock_wait(&r->started);
+	if (!ret) {
+		spin_lock(&r->lock);
+		WRITE_ONCE(r->go, true);
+		if (rtlock_waited(r)) {
+			letter = task_state_to_char(task);
+			r->woken = true;
+			wake_up_process(task);
+		}
+		spin_unlock(&r->lock);
+	}
+	migrate_enable();
+	if (!ret)
+		ret = rtlock_wait(&r->done);
+	if (!ret && !letter)
+		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "missed\n");
+	else if (!ret)
+		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%c %d\n",
+				letter, r->kept);
+	kthread_stop_put(task);
 out_free:
-	kfree(t);
+	kfree(r);
 	return ret;
 }

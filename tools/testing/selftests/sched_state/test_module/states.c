@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_sched_state: the states, and the tasks asleep in them (the kthread,
- * state, wake, wake_interruptible, stop, wakeups and sleep requests).
+ * wake, wake_interruptible, wakeups and sleep verbs).
  */
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/pid.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait.h>
@@ -20,127 +20,115 @@
 static const struct {
 	const char *name;
 	unsigned int state;
-	bool parked;
-} states[] = {
-#define SCHED_STATE_STATE(name, parked, state)	{ #name, state, parked },
-#include "../sched_state.h"
-};
-
-/* What a state request compares a task's __state and exit_state with. */
-static const struct {
-	const char *name;
-	unsigned int state;
-	unsigned int exit_state;
-} task_states[] = {
-#define SCHED_STATE_TASK_STATE(name, state, exit_state)	\
-	{ #name, state, exit_state },
-#include "../sched_state.h"
+	bool parked;		/* a kthread, then kthread_park() */
+} sched_state_states[] = {
+	{ "interruptible",	TASK_INTERRUPTIBLE,	false },
+	{ "uninterruptible",	TASK_UNINTERRUPTIBLE,	false },
+	{ "killable",		TASK_KILLABLE,		false },
+	{ "idle",		TASK_IDLE,		false },
+	{ "parked",		TASK_INTERRUPTIBLE,	true },
 };
 
 /*
- * A task asleep in the module: one of its kthreads, or a user task inside a
- * "sleep" request.  Both wait on @wq, so that a waker can use a wait queue's
- * wake mask as well as wake_up_process().
+ * A task asleep in the module: one of its kthreads, or a task inside a sleep
+ * request.  It waits on @wq, so that a waker can use a wake mode as well as
+ * wake_up_process().
  */
-struct sleeper {
+struct sched_state_sleeper {
 	struct list_head node;
 	struct task_struct *task;
+	struct file *owner;		/* a kthread's: the file that started it */
 	unsigned int state;
-	bool kthread;
-	bool woken;			/* the condition the sleeper waits for */
+	bool woken;			/* the condition it waits for */
 	unsigned int wakeups;		/* a kthread's: times it found it set */
-	int wake_ret;			/* try_to_wake_up()'s answer */
+	int wake_ret;			/* default_wake_function()'s return */
 	wait_queue_head_t wq;
 	struct wait_queue_entry wait;
 };
 
-static LIST_HEAD(sleepers);
-static unsigned int nr_sleepers;
-static DEFINE_MUTEX(sleepers_lock);
+static LIST_HEAD(sched_state_sleepers);
+static unsigned int sched_state_nr_sleepers;
+static DEFINE_MUTEX(sched_state_lock);
 
-static int sleeper_wake(struct wait_queue_entry *wait, unsigned int mode,
-			int sync, void *key)
+static int sched_state_wake_fn(struct wait_queue_entry *wait,
+			       unsigned int mode, int sync, void *key)
 {
-	struct sleeper *s = container_of(wait, struct sleeper, wait);
+	struct sched_state_sleeper *s;
 
+	s = container_of(wait, struct sched_state_sleeper, wait);
 	s->wake_ret = default_wake_function(wait, mode, sync, key);
 	return s->wake_ret;
 }
 
-static void sleeper_init(struct sleeper *s, struct task_struct *task,
-			 unsigned int state)
+/* Put @s on its wait queue; then it can be listed. */
+static void sched_state_sleeper_init(struct sched_state_sleeper *s,
+				     struct task_struct *task,
+				     unsigned int state)
 {
 	s->task = task;
 	s->state = state;
 	init_waitqueue_head(&s->wq);
-	init_waitqueue_func_entry(&s->wait, sleeper_wake);
+	init_waitqueue_func_entry(&s->wait, sched_state_wake_fn);
 	s->wait.private = task;
+	add_wait_queue(&s->wq, &s->wait);
 }
 
-static int sleeper_add(struct sleeper *s)
+static int sched_state_sleeper_add(struct sched_state_sleeper *s)
 {
-	int ret = 0;
+	int ret = -ENOSPC;
 
-	mutex_lock(&sleepers_lock);
-	if (nr_sleepers < SCHED_STATE_MAX_SLEEPERS) {
-		list_add_tail(&s->node, &sleepers);
-		nr_sleepers++;
-	} else {
-		ret = -ENOSPC;
+	mutex_lock(&sched_state_lock);
+	if (sched_state_nr_sleepers < SCHED_STATE_MAX_SLEEPERS) {
+		list_add_tail(&s->node, &sched_state_sleepers);
+		sched_state_nr_sleepers++;
+		ret = 0;
 	}
-	mutex_unlock(&sleepers_lock);
+	mutex_unlock(&sched_state_lock);
 	return ret;
 }
 
-static void sleeper_del(struct sleeper *s)
+/* Called with sched_state_lock held. */
+static void sched_state_sleeper_del(struct sched_state_sleeper *s)
 {
-	mutex_lock(&sleepers_lock);
 	list_del(&s->node);
-	nr_sleepers--;
-	mutex_unlock(&sleepers_lock);
+	sched_state_nr_sleepers--;
 }
 
-/* Called with sleepers_lock held. */
-static struct sleeper *sleeper_find(pid_t nr)
+/* Called with sched_state_lock held. */
+static struct sched_state_sleeper *sched_state_find(const char *arg)
 {
-	struct sleeper *s;
+	struct sched_state_sleeper *s;
+	int nr;
 
-	list_for_each_entry(s, &sleepers, node)
+	if (sched_state_parse_int(arg, 1, PID_MAX_LIMIT, &nr))
+		return ERR_PTR(-EINVAL);
+	list_for_each_entry(s, &sched_state_sleepers, node)
 		if (task_pid_vnr(s->task) == nr)
 			return s;
-	return NULL;
+	return ERR_PTR(-ESRCH);
 }
 
-/* At module exit, when no request can be in flight. */
-void sleepers_stop(void)
+static int sched_state_parse(const char *arg)
 {
-	struct sleeper *s, *tmp;
+	int i;
 
-	list_for_each_entry_safe(s, tmp, &sleepers, node) {
-		kthread_stop(s->task);
-		put_task_struct(s->task);
-		kfree(s);
-	}
-}
-
-static int parse_state(const char *arg, unsigned int *i)
-{
-	for (*i = 0; *i < ARRAY_SIZE(states); (*i)++)
-		if (!strcmp(arg, states[*i].name))
-			return 0;
+	for (i = 0; i < ARRAY_SIZE(sched_state_states); i++)
+		if (!strcmp(arg, sched_state_states[i].name))
+			return i;
 	return -EINVAL;
 }
 
-static int parse_pid(const char *arg, int *nr)
+static void sched_state_kthread_put(struct sched_state_sleeper *s)
 {
-	return parse_int(arg, 1, PID_MAX_LIMIT, nr);
+	kthread_stop_put(s->task);
+	remove_wait_queue(&s->wq, &s->wait);
+	kfree(s);
 }
 
-static int kthread_sleeper_fn(void *data)
+static int sched_state_kthread_fn(void *data)
 {
-	struct sleeper *s = data;
+	struct sched_state_sleeper *s = data;
 
-	add_wait_queue(&s->wq, &s->wait);
 	for (;;) {
 		set_current_state(s->state);
 		if (kthread_should_stop())
@@ -150,7 +138,6 @@ static int kthread_sleeper_fn(void *data)
 			kthread_parkme();
 			continue;
 		}
-		/* woken: count it, then sleep again */
 		if (READ_ONCE(s->woken)) {
 			__set_current_state(TASK_RUNNING);
 			WRITE_ONCE(s->woken, false);
@@ -160,218 +147,152 @@ static int kthread_sleeper_fn(void *data)
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
-	remove_wait_queue(&s->wq, &s->wait);
 	return 0;
 }
 
-/* kthread <state>: start a kthread asleep in <state>; reply its pid. */
-int cmd_kthread(struct request *req)
+/* kthread <state>: reply the pid of a new kthread asleep in <state>. */
+int sched_state_kthread(struct sched_state_req *req)
 {
+	struct sched_state_sleeper *s;
 	struct task_struct *task;
-	struct sleeper *s;
-	unsigned int i;
+	int i, ret;
 	pid_t nr;
-	int ret;
 
-	ret = parse_state(req->argv[1], &i);
-	if (ret)
-		return ret;
+	i = sched_state_parse(req->argv[1]);
+	if (i < 0)
+		return i;
 	s = kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
-	task = kthread_create(kthread_sleeper_fn, s, "sched_state/%s",
-			      states[i].name);
+	task = kthread_create(sched_state_kthread_fn, s, "sched_state/%s",
+			      sched_state_states[i].name);
 	if (IS_ERR(task)) {
-		ret = PTR_ERR(task);
-		goto out_free;
+		kfree(s);
+		return PTR_ERR(task);
 	}
-	sleeper_init(s, get_task_struct(task), states[i].state);
-	s->kthread = true;
+	sched_state_sleeper_init(s, get_task_struct(task),
+				 sched_state_states[i].state);
+	s->owner = req->file;
 	wake_up_process(task);
-	if (states[i].parked)
-		kthread_park(task);
-	/* once listed, a concurrent "stop <pid>" may free it: pid, park first */
+	if (sched_state_states[i].parked) {
+		ret = kthread_park(task);
+		if (ret)
+			goto out_put;
+	}
 	nr = task_pid_vnr(task);
-	ret = sleeper_add(s);
+	ret = sched_state_sleeper_add(s);
 	if (ret)
-		goto out_stop;
+		goto out_put;
+	return scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%d\n", nr);
 
-	return scnprintf(req->reply, req->len, "%d\n", nr);
-
-out_stop:
-	kthread_stop(task);
-	put_task_struct(task);
-out_free:
-	kfree(s);
+out_put:
+	sched_state_kthread_put(s);
 	return ret;
 }
 
-/*
- * state <pid> <task state>: compare __state and exit_state of any task with
- * task_states[]; reply whether they are equal, and both in hex.
- */
-int cmd_state(struct request *req)
+/* Stop the kthreads that @file started. */
+void sched_state_release(struct file *file)
 {
-	unsigned int state, exit_state, i;
-	struct task_struct *task;
-	struct pid *pid;
-	bool equal;
-	int nr, ret;
+	struct sched_state_sleeper *s, *tmp;
+	LIST_HEAD(stopping);
 
-	ret = parse_pid(req->argv[1], &nr);
-	if (ret)
-		return ret;
-	for (i = 0; i < ARRAY_SIZE(task_states); i++)
-		if (!strcmp(req->argv[2], task_states[i].name))
-			break;
-	if (i == ARRAY_SIZE(task_states))
-		return -EINVAL;
-	pid = find_get_pid(nr);
-	task = get_pid_task(pid, PIDTYPE_PID);
-	put_pid(pid);
-	if (!task)
-		return -ESRCH;
-	state = READ_ONCE(task->__state);
-	exit_state = READ_ONCE(task->exit_state);
-	put_task_struct(task);
-	equal = state == task_states[i].state &&
-		exit_state == task_states[i].exit_state;
+	mutex_lock(&sched_state_lock);
+	list_for_each_entry_safe(s, tmp, &sched_state_sleepers, node) {
+		if (s->owner != file)
+			continue;
+		sched_state_sleeper_del(s);
+		list_add(&s->node, &stopping);
+	}
+	mutex_unlock(&sched_state_lock);
 
-	return scnprintf(req->reply, req->len, "%d 0x%x 0x%x\n", equal, state,
-			 exit_state);
+	list_for_each_entry_safe(s, tmp, &stopping, node)
+		sched_state_kthread_put(s);
 }
 
 /*
- * Set the condition of sleeper @nr, then wake it with wake_up_process(), or
- * with the TASK_INTERRUPTIBLE @mask through its wait queue (wake_up_state()
- * is not exported).  Return whether try_to_wake_up() found it in a matching
- * state, or -ESRCH.
+ * wake <pid>, wake_interruptible <pid>: set a sleeper's condition, then wake
+ * it with wake_up_process(), or through its wait queue with the
+ * TASK_INTERRUPTIBLE mode (wake_up_state() is not exported); reply whether
+ * try_to_wake_up() woke it.
  */
-static int sleeper_wake_up(pid_t nr, bool mask)
+int sched_state_wake(struct sched_state_req *req)
 {
-	struct sleeper *s;
-	int ret = -ESRCH;
+	bool interruptible = !strcmp(req->argv[0], "wake_interruptible");
+	struct sched_state_sleeper *s;
+	int ret;
 
-	mutex_lock(&sleepers_lock);
-	s = sleeper_find(nr);
-	if (s) {
+	mutex_lock(&sched_state_lock);
+	s = sched_state_find(req->argv[1]);
+	if (IS_ERR(s)) {
+		ret = PTR_ERR(s);
+	} else {
 		s->wake_ret = 0;
 		WRITE_ONCE(s->woken, true);
-		if (mask)
+		if (interruptible)
 			wake_up_interruptible(&s->wq);
 		else
 			s->wake_ret = wake_up_process(s->task);
 		ret = s->wake_ret;
 	}
-	mutex_unlock(&sleepers_lock);
-	return ret;
-}
-
-/* wake <pid> and wake_interruptible <pid>: reply try_to_wake_up()'s answer. */
-int cmd_wake(struct request *req)
-{
-	int nr, ret;
-
-	ret = parse_pid(req->argv[1], &nr);
-	if (!ret)
-		ret = sleeper_wake_up(nr, req->verb == VERB_wake_interruptible);
+	mutex_unlock(&sched_state_lock);
 	if (ret < 0)
 		return ret;
-
-	return scnprintf(req->reply, req->len, "%d\n", ret);
+	return scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%d\n", ret);
 }
 
-/* wakeups <pid>: reply how often module kthread @pid saw itself woken. */
-int cmd_wakeups(struct request *req)
+/* wakeups <pid>: reply how often a module kthread found itself woken. */
+int sched_state_wakeups(struct sched_state_req *req)
 {
+	struct sched_state_sleeper *s;
 	unsigned int wakeups = 0;
-	struct sleeper *s;
-	int nr, ret;
+	int ret = 0;
 
-	ret = parse_pid(req->argv[1], &nr);
-	if (ret)
-		return ret;
-	mutex_lock(&sleepers_lock);
-	s = sleeper_find(nr);
-	if (s && s->kthread)
-		wakeups = READ_ONCE(s->wakeups);
-	else
+	mutex_lock(&sched_state_lock);
+	s = sched_state_find(req->argv[1]);
+	if (IS_ERR(s))
+		ret = PTR_ERR(s);
+	else if (!s->owner)
 		ret = -ESRCH;
-	mutex_unlock(&sleepers_lock);
+	else
+		wakeups = READ_ONCE(s->wakeups);
+	mutex_unlock(&sched_state_lock);
 	if (ret)
 		return ret;
-
-	return scnprintf(req->reply, req->len, "%u\n", wakeups);
-}
-
-/* Take module kthread @nr off the list of sleepers; NULL if none. */
-static struct sleeper *sleeper_take_kthread(pid_t nr)
-{
-	struct sleeper *s;
-
-	mutex_lock(&sleepers_lock);
-	s = sleeper_find(nr);
-	if (s && s->kthread) {
-		list_del(&s->node);
-		nr_sleepers--;
-	} else {
-		s = NULL;
-	}
-	mutex_unlock(&sleepers_lock);
-	return s;
-}
-
-/* stop <pid>: kthread_stop() a module kthread; reply its exit code. */
-int cmd_stop(struct request *req)
-{
-	struct sleeper *s;
-	int nr, ret;
-
-	ret = parse_pid(req->argv[1], &nr);
-	if (ret)
-		return ret;
-	s = sleeper_take_kthread(nr);
-	if (!s)
-		return -ESRCH;
-	ret = kthread_stop(s->task);
-	put_task_struct(s->task);
-	kfree(s);
-
-	return scnprintf(req->reply, req->len, "%d\n", ret);
+	return scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%u\n", wakeups);
 }
 
 /*
- * sleep <state> <ms>: the calling task sleeps in <state> until a wake
- * request, a signal the state lets through, or <ms> milliseconds.  Reply how
- * it woke ("wake" or "timeout") and the __state it had when
- * schedule_timeout() last returned: what the wakeup left, before the module
- * sets any.  A signal fails the request with -EINTR.
+ * sleep <state> <ms> <sig>: send ourselves <sig>, then sleep in <state> until
+ * a wake request, <ms>, or a signal that <state> lets through (-EINTR).
+ * Whether a task with a signal pending blocks is schedule()'s to decide
+ * (try_to_block_task() in kernel/sched/core.c): no check before it.
  */
-int cmd_sleep(struct request *req)
+int sched_state_sleep(struct sched_state_req *req)
 {
-	struct sleeper s = {};
-	unsigned int i, state, woke_in;
+	struct sched_state_sleeper s = {};
+	const char *how = NULL;
+	unsigned int state;
+	int i, ms, sig, ret;
 	long timeout;
-	const char *how;
-	int ms, ret;
 
-	ret = parse_state(req->argv[1], &i);
-	/* only a kthread can be parked (kthread_park()) */
-	if (!ret && states[i].parked)
-		ret = -EINVAL;
-	if (!ret)
-		ret = parse_int(req->argv[2], 1, SCHED_STATE_MAX_SLEEP_MS, &ms);
+	i = sched_state_parse(req->argv[1]);
+	if (i < 0 || sched_state_states[i].parked ||
+	    sched_state_parse_int(req->argv[2], 1, SCHED_STATE_MAX_SLEEP_MS,
+				  &ms) ||
+	    sched_state_parse_int(req->argv[3], 0, INT_MAX, &sig) ||
+	    (sig && !valid_signal(sig)))
+		return -EINVAL;
+	if (sig) {
+		ret = send_sig(sig, current, 1);
+		if (ret)
+			return ret;
+	}
+	state = sched_state_states[i].state;
+	sched_state_sleeper_init(&s, current, state);
+	ret = sched_state_sleeper_add(&s);
 	if (ret)
-		return ret;
-	state = states[i].state;
-	sleeper_init(&s, current, state);
-	ret = sleeper_add(&s);
-	if (ret)
-		return ret;
-	add_wait_queue(&s.wq, &s.wait);
+		goto out;
 
-	/* what it is in if it never sleeps: its condition held at once */
-	woke_in = state;
 	timeout = msecs_to_jiffies(ms);
 	for (;;) {
 		set_current_state(state);
@@ -379,23 +300,24 @@ int cmd_sleep(struct request *req)
 			how = "wake";
 			break;
 		}
-		if (signal_pending_state(state, current)) {
-			how = NULL;
-			break;
-		}
 		if (!timeout) {
 			how = "timeout";
 			break;
 		}
 		timeout = schedule_timeout(timeout);
-		woke_in = READ_ONCE(current->__state);
+		if (signal_pending_state(state, current)) {
+			ret = -EINTR;
+			break;
+		}
 	}
 	__set_current_state(TASK_RUNNING);
 
+	mutex_lock(&sched_state_lock);
+	sched_state_sleeper_del(&s);
+	mutex_unlock(&sched_state_lock);
+out:
 	remove_wait_queue(&s.wq, &s.wait);
-	sleeper_del(&s);
-	if (!how)
-		return -EINTR;
-
-	return scnprintf(req->reply, req->len, "%s 0x%x\n", how, woke_in);
+	if (ret)
+		return ret;
+	return scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%s\n", how);
 }

@@ -3,52 +3,50 @@
 #ifndef TEST_SCHED_STATE_H
 #define TEST_SCHED_STATE_H
 
-#include <linux/slab.h>
+#include <linux/fs.h>
 #include <linux/types.h>
 
 #include "../sched_state.h"
 
-enum verb {
-#define SCHED_STATE_VERB(verb, ...)	VERB_##verb,
-#include "../sched_state.h"
-};
+#define SCHED_STATE_MAX_ARGS	4
 
-/* A request split into its words, and where its reply goes. */
-struct request {
-	enum verb verb;
+/*
+ * A request split into its words (argv[0] the verb), the file of its
+ * transaction, and its reply: at most SIMPLE_TRANSACTION_LIMIT bytes.
+ * A verb returns the reply's length or -errno.
+ */
+struct sched_state_req {
+	int argc;
 	char *argv[SCHED_STATE_MAX_ARGS];
+	struct file *file;
 	char *reply;
-	size_t len;
 };
 
 /* core.c */
-int parse_int(const char *arg, int min, int max, int *val);
-int request_reply_len(struct request *req, size_t len);
-void wait_for_kthread_stop(void);
+int sched_state_parse_int(const char *arg, int min, int max, int *val);
+void sched_state_wait_for_stop(void);
 
-/* states.c: the states, and the tasks asleep in them */
-int cmd_kthread(struct request *req);
-int cmd_state(struct request *req);
-int cmd_wake(struct request *req);
-int cmd_stop(struct request *req);
-int cmd_wakeups(struct request *req);
-int cmd_sleep(struct request *req);
-void sleepers_stop(void);
+/* states.c: the tasks asleep in a state */
+int sched_state_kthread(struct sched_state_req *req);
+int sched_state_wake(struct sched_state_req *req);
+int sched_state_wakeups(struct sched_state_req *req);
+int sched_state_sleep(struct sched_state_req *req);
+void sched_state_release(struct file *file);
 
 /* race.c */
-int cmd_race(struct request *req);
+int sched_state_race(struct sched_state_req *req);
 
 /* rtlock.c */
 #ifdef CONFIG_PREEMPT_RT
-int cmd_rtlock(struct request *req);
+int sched_state_rtlock(struct sched_state_req *req);
 #else
-static inline int cmd_rtlock(struct request *req)
+static inline int sched_state_rtlock(struct sched_state_req *req)
 {
 	return -EOPNOTSUPP;
 }
 #endif
 
 /* bench.c */
-int cmd_bench(struct request *req);
+int sched_state_bench(struct sched_state_req *req);
 
 #endif /* TEST_SCHED_STATE_H */
