@@ -16,10 +16,12 @@ whether it was QUICK=1, the host, the clone's commit (git describe
 --dirty, when the data is gathered), and per kernel its release, arch,
 accelerator and CPUs; commit 642fa448ae's comparison (calls, repeats, the
 "Avg runtime" of set_task_state() and set_current_state(), and their
-ratio), unlink1's samples and Hmean per task count, and the live path's
-median ns/call per variant with its ratio to set_current_state()
-(sched_state_bench's own figures).  The numbers are those the report
-prints; compare.py computes both.
+ratio), unlink1's samples and Hmean per task count, and the live path
+(sched_state_bench's own figures): per variant the median, min and max
+ns/call, the resolution (the empty loop's max - min), its answers (a
+difference's median, or "below resolution") and what it said of the
+machine (emulated or virtualized, or not).  The numbers are those the
+report prints; compare.py computes the first two.
 
 bench/result.json is committed, and scripts/report/patches.sh puts --cover's lines
 in the cover letter.  A run of make bench on its default kernels (no
@@ -45,7 +47,12 @@ import compare  # noqa: E402  (scripts/bench/compare.py)
 
 KEPT = os.path.join(TOP, 'bench', 'result.json')
 LIVE_RE = re.compile(r'^# cpu (\d+) (\S+) +ns/call median +(\S+) min +(\S+) '
-                     r'max +(\S+)(?: net +(\S+) ratio +(\S+))?$', re.M)
+                     r'max +(\S+)', re.M)
+RES_RE = re.compile(r'^# cpu (\d+) resolution, [^:]*: (\S+) ns/call$', re.M)
+ANSWER_RE = re.compile(r'^# cpu (\d+) (.+): (below resolution|'
+                       r'[0-9.]+ ns/call (?:more|less))$', re.M)
+MACHINE_RE = re.compile(r'^# ((?:emulated or virtualized|no hypervisor) .*)$',
+                        re.M)
 SEED = ('set_task_state_ptr', 'set_current_state')
 
 
@@ -74,16 +81,20 @@ def unlink1(path):
 
 def live(path):
     """sched_state_bench's summary: per CPU and variant, median, min, max
-    ns/call, and the median less the empty loop's over set_current_state()'s."""
+    ns/call; per CPU the resolution and the answers, as it printed them."""
     text = open(path).read()
     _, data = compare.load(path)
-    out = {'calls': data['calls'], 'repeats': data['repeats'], 'cpus': {}}
+    machine = MACHINE_RE.search(text)
+    out = {'calls': data['calls'], 'repeats': data['repeats'],
+           'machine': machine[1] if machine else None, 'cpus': {},
+           'resolution': {m[1]: float(m[2]) for m in RES_RE.finditer(text)},
+           'answers': {}}
     for m in LIVE_RE.finditer(text):
         v = {'median': float(m[3]), 'min': float(m[4]), 'max': float(m[5])}
-        if m[6] is not None:
-            v.update(net=float(m[6]), ratio=float(m[7]))
         out['cpus'].setdefault(m[1], {})[m[2]] = v
-    if not out['cpus']:
+    for m in ANSWER_RE.finditer(text):
+        out['answers'].setdefault(m[1], {})[m[2]] = m[3]
+    if not out['cpus'] or not out['answers']:
         raise compare.InputError(f'{path}: no summary line')
     return out
 
@@ -135,11 +146,13 @@ def cover(result):
     how = 'make bench QUICK=1, a short run' if result['quick'] else 'make bench'
     arches = ', '.join(dict.fromkeys(
         f"{k['arch']} under {k['accel'].upper()}, {k['cpus']} vCPUs" for k in ks))
+    what = ("emulated: every figure, ratios included, describes QEMU's "
+            "translation, not a CPU" if any(k['accel'] == 'tcg' for k in ks)
+            else "virtualized: figures describe the guest, not bare metal")
     lines = wrap(f"Commit 642fa448ae's benchmarks, repeated ({how}; "
                  f"{result['date']}; {arches}, on a shared "
                  f"{result['host']['cpus']}-CPU {result['host']['arch']} "
-                 "host: ratios only, never nanoseconds or ops/sec against "
-                 "hardware or another run):")
+                 f"host; {what}):")
     width = max(len(k['name']) for k in ks)
     rwidth = max(len(k['release'] or '?') for k in ks)
     lines.append('')
@@ -168,19 +181,24 @@ def cover(result):
     lines += compare.throughput_table(sets, quiet=True, only=['Hmean'])
     cpu = sorted(l0['cpus'], key=int)[0]
     lines.append('')
-    lines += wrap(f"The live path (patch 2's sched_state_bench, cpu {cpu}, "
-                  f"{l0['calls']} calls x {l0['repeats']} repeats): median "
-                  "ns/call less the empty loop's, over set_current_state()'s:",
-                  '  ')
-    variants = [v for v, x in l0['cpus'][cpu].items() if 'ratio' in x]
-    col = max(14, width + 2)
-    lines.append(' ' * 26 + ''.join(f"{k['name']:>{col}}" for k in ks))
-    for v in variants:
-        row = f'    {v:<22}'
-        for k in ks:
-            x = k['live']['cpus'].get(cpu, {}).get(v)
-            row += f"{x['ratio']:>{col}.3f}" if x else f"{'-':>{col}}"
-        lines.append(row)
+    lines += wrap(f"The live path (sched_state_bench, cpu {cpu}, "
+                  f"{l0['calls']} calls x {l0['repeats']} repeats): the "
+                  "median of the per-repeat differences, or \"below "
+                  "resolution\" when no larger than the empty loop's "
+                  "max - min:", '  ')
+    for k in ks:
+        lv = k['live']
+        answers = lv.get('answers', {}).get(cpu)
+        if not answers:
+            lines.append(f"    {k['name']}: no answers in this data: "
+                         "run make bench")
+            continue
+        lines += wrap(f"{k['name']} (resolution "
+                      f"{lv['resolution'][cpu]:.3f} ns/call; "
+                      f"{lv.get('machine') or '?'}):", '    ')
+        for q, a in answers.items():
+            line = f'      {q}: {a}'
+            lines += [line] if len(line) <= 72 else [f'      {q}:', f'        {a}']
     return '\n'.join(lines) + '\n'
 
 

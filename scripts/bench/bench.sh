@@ -6,15 +6,16 @@
 # (scripts/vm/guest/bench.sh) the commit's comparison, set_task_state(current,
 # ..) as it was against set_current_state() (the tooling's module,
 # scripts/bench/seed), the overlay's sched_state_bench (set_current_state()
-# as the kernel builds it, __set_current_state(), smp_mb(), with
+# against set_task_state() through a task pointer, and against
+# __set_task_state(), the barrier's share, over the empty loop, with
 # test_sched_state.ko) and will-it-scale unlink1 (unlink_bench), take back
 # their output from vm.sh's <out>/files, then print per arch the commit's
 # two "Avg runtime" lines and its "Hmean unlink1-processes-N" rows
 # (scripts/bench/compare.py), the arch's first kernel the baseline, and
-# sched_state_bench's medians and ratios to set_current_state(); with
-# several arches, a table of the live path's net ns/call across them.
-# Time in the guest is emulated (TCG): compare ratios within one arch and
-# one run, never against hardware.
+# sched_state_bench's medians and answers; with several arches, a table of
+# the live path's corrected ns/call across them.  Time in the guest is
+# emulated (TCG): every figure, ratios included, describes QEMU's
+# translation, not a CPU; real figures come from hardware or KVM.
 #
 # The kernels (names of scripts/kernels.tsv):
 #   BENCH_KERNELS="a b ..."  those, grouped by arch
@@ -33,8 +34,9 @@
 #   bench.sh --report NAME   the report of the run in $BUILD/NAME/bench
 #
 # Knobs: BENCH_CALLS (the commit's comparison: 65000000), BENCH_REPEATS (5),
-# BENCH_LIVE_CALLS (sched_state_bench: 10000000), BENCH_CPU (its CPU or all;
-# default 0), BENCH_TASKS (unlink1's task counts, default 2..4 x CPUs),
+# BENCH_LIVE_CALLS (sched_state_bench: 10000000; its repeats are
+# BENCH_REPEATS, at least 3), BENCH_CPU (its CPU; default 0), BENCH_TASKS
+# (unlink1's task counts, default 2..4 x CPUs),
 # BENCH_WARMUP (5), BENCH_SAMPLES (5), BENCH_INTERVAL ms (1000),
 # BENCH_TIMEOUT s per boot.  QUICK=1: 5000000 calls (1000000 live) x 3
 # repeats, tasks 2,4, 1 warm-up and 3 samples of 250 ms.
@@ -50,13 +52,14 @@ warmup=${BENCH_WARMUP:-5} samples=${BENCH_SAMPLES:-5} interval=${BENCH_INTERVAL:
 for v in "$calls" "$live" "$repeats" "$warmup" "$samples" "$interval"; do
 	[[ $v =~ ^[0-9]+$ ]] || die "BENCH_CALLS, _LIVE_CALLS, _REPEATS, _WARMUP, _SAMPLES, _INTERVAL: not a number: '$v'"
 done
-[[ ${BENCH_CPU:-0} =~ ^([0-9]+|all)$ ]] || die "BENCH_CPU=$BENCH_CPU: expected a CPU number or all"
+((repeats >= 3)) || die "BENCH_REPEATS=$repeats: sched_state_bench needs at least 3 for a spread"
+[[ ${BENCH_CPU:-0} =~ ^[0-9]+$ ]] || die "BENCH_CPU=$BENCH_CPU: expected a CPU number"
 [[ ${BENCH_TASKS:-2} =~ ^[0-9]+(,[0-9]+)*$ ]] || die "BENCH_TASKS=$BENCH_TASKS: expected N,N,..."
 unl=(-b unlink1 -m processes -w "$warmup" -s "$samples" -i "$interval")
 [ -z "${BENCH_TASKS:-}" ] || unl+=(-t "$BENCH_TASKS")
 guest="sh /guest/bench.sh calls=$calls repeats=$repeats -- -n $live -r $repeats -c ${BENCH_CPU:-0} -- ${unl[*]}"
-# A bound per boot: the seed's 2 variants, and sched_state_bench's 4 on 2
-# CPUs, at 50 ns a call (5 x what TCG takes on a quiet host), four unlink1
+# A bound per boot: the seed's 2 variants, and sched_state_bench's 4 (twice
+# over), at 50 ns a call (5 x what TCG takes on a quiet host), four unlink1
 # task counts, and the boot; three times that for an arch that TCG
 # translates from another instruction set.
 timeout=$((300 + (calls + 8 * live) * repeats / 10000000 +
@@ -201,10 +204,10 @@ print_report()
 	local a k n=0 firsts=() first_kernels='' sections=() ks ssets lsets usets failed=0
 
 	echo "== commit 642fa448ae's benchmarks in QEMU, per architecture, and the"
-	echo "== live path.  TCG on this $(uname -m) host emulates each architecture's"
-	echo "== barriers with the host's own instructions: only ratios within one"
-	echo "== architecture and one run carry meaning, never nanoseconds across"
-	echo "== architectures, runs or against hardware."
+	echo "== live path.  TCG on this $(uname -m) host runs each architecture's"
+	echo "== barriers, atomics and stores through its own helpers: every figure,"
+	echo "== ratios included, describes QEMU, not a CPU.  Real figures come"
+	echo "== from hardware or KVM."
 	for a in $(arch_order); do
 		n=$((n + 1))
 		ks=()
@@ -227,11 +230,11 @@ print_report()
 		echo
 		python3 "$TOP/scripts/bench/compare.py" --only Hmean "${usets[@]}" || failed=1
 		echo
-		echo "live path, sched_state_bench: ns/call over the repeats; net: less the"
-		echo "empty loop; ratio: net over set_current_state()'s"
+		echo "live path, sched_state_bench: ns/call over the repeats, and the"
+		echo "median of each per-repeat difference (or below resolution)"
 		for k in "${ks[@]}"; do
 			((${#ks[@]} == 1)) || echo "$k:"
-			grep -E '^# cpu [0-9]+ [a-z_]+ +ns/call median' "$out/$k-live.tap" |
+			grep -E '^# cpu [0-9]+ ' "$out/$k-live.tap" | grep -v ' repeat [0-9]' |
 				sed 's/^# //' || failed=1
 		done
 		echo
@@ -251,10 +254,10 @@ print_report()
 	fi
 	if ((${#firsts[@]} > 1)); then
 		echo
-		echo "== the live path across architectures: net ns/call (the mean less"
-		echo "== the empty loop's) of each arch's first kernel, and its ratio to"
-		echo "== set_current_state() on the same arch.  Emulated time: read the"
-		echo "== ratios down a column, not the nanoseconds across."
+		echo "== the live path across architectures: corrected ns/call (the mean"
+		echo "== less the empty loop's, or below resolution) of each arch's first"
+		echo "== kernel.  Emulated time: each column describes QEMU's translation"
+		echo "== of that architecture, not its CPUs."
 		echo "== Kernels:${first_kernels}"
 		echo
 		python3 "$TOP/scripts/bench/compare.py" --arches "${firsts[@]}" || failed=1

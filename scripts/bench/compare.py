@@ -36,17 +36,18 @@ Two kinds of result file are read, told apart by "benchmark":
    {"benchmark": "set_current_state-latency", "kernel": "6.1.0-18-amd64",
     "calls": 65000000, "repeats": 10,
     "variants": {
-      "set_task_state_ptr":  {"ns_per_call": [r1, ...], "total_ms": [...]},
-      "set_current_state":   {...},
-      "__set_current_state": {...},
-      "smp_mb":              {...},
-      "empty_loop":          {...}}}  the loop alone: the overhead
+      "set_current_state":   {"ns_per_call": [r1, ...], "total_ms": [...]},
+      "set_task_state":      {...},   through a task pointer, as v4.10
+      "__set_task_state":    {...},   the same store without the barrier
+      "empty_loop":          {...}}}  the call alone: the floor
+
+   (the seed's: "set_task_state_ptr" and "set_current_state"),
 
    or, as text, what produces them: the kernel log lines of the tooling's
    sched_state_seed.ko (scripts/bench/seed: set_task_state(current, ..) as
    it was, set_current_state()) or the KTAP of the overlay's
    sched_state_bench (the live path: set_current_state(),
-   __set_current_state(), smp_mb(), the empty loop), both with the lines
+   set_task_state(), __set_task_state(), the empty loop), both with the lines
      ... kernel <release>, <calls> calls x <repeats> repeats ...
      ... cpu <cpu> repeat <r> ns: <variant> <ns> ...        (the seed)
      ... cpu <cpu> repeat <r> ns/call: <variant> <ns/call> ... (the bench)
@@ -57,7 +58,9 @@ Two kinds of result file are read, told apart by "benchmark":
    Printed per set as commit 642fa448ae did ("Avg runtime
    set_current_state(): 552 msecs", the mean of total_ms), then a
    compare-kernels block of ns/call: Min, Median, Amean, Stddev and
-   Corrected (Amean minus empty_loop's Amean).
+   Corrected (Amean minus empty_loop's Amean), "below resolution" where that
+   is no larger than the empty loop's spread (its max - min): never a
+   negative cost.
 
 Output (mmtests' compare-kernels, bin/lib/MMTests/Compare.pm and
 PrintGeneric.pm): two header lines with the set names split at their first
@@ -78,11 +81,11 @@ standard deviation, CoeffVar = Stddev*100/arithmetic mean.
 commit's rows).  --avg-runtime prints just the commit's two lines per
 latency file, "Avg runtime set_task_state():    601 msecs" and the same of
 set_current_state(), aligned as the commit aligned them, under the set's
-name when there are several.  --arches compares latency files of different
-architectures (NAME: the arch): per variant, the corrected ns/call of each
-and its ratio to set_current_state()'s on that architecture, with no
-percentage against the first: under emulation (QEMU's TCG) only ratios
-within one architecture and one run mean anything.
+name when there are several.  --arches puts latency files of different
+architectures side by side (NAME: the arch): per variant, the corrected
+ns/call of each, or "below resolution", with no percentage against the
+first and no ratio: under emulation (QEMU's TCG) every figure, ratios
+included, describes the emulator's translation of that architecture.
 
 --plot PREFIX draws Hmean ops/sec (bars: Min..Max) against the task count,
 one line per set, into PREFIX.png and PREFIX.svg with gnuplot; for latency
@@ -105,8 +108,9 @@ FIELD = 12                      # mmtests _FieldLength
 CMP_WIDTH = 7                   # mmtests _CompareLength (6 before June 2017)
 
 LATENCY = 'set_current_state-latency'
-VARIANTS = ['set_task_state_ptr', 'set_current_state', '__set_current_state',
-            'smp_mb', 'empty_loop']
+VARIANTS = ['set_task_state_ptr', 'set_current_state', 'set_task_state',
+            '__set_task_state', 'empty_loop']
+BELOW = 'below resolution'
 LABELS = {'set_task_state_ptr': 'set_task_state()',
           'empty_loop': 'empty loop'}
 HEADER_RE = re.compile(r'kernel (\S+), (\d+) calls x (\d+) repeats')
@@ -347,6 +351,9 @@ def render(names, rows, precision=2, stats=()):
     for stat, op, cells in rows:
         line = '%-*s %-*s' % (slen, stat, olen, op)
         for value, pct, sig in cells:
+            if value is None:
+                line += '%*s' % (FIELD + width + 4, BELOW)
+                continue
             fmt = ' (%*.2f%%)' if not sig else ' *%*.2f%%*'
             line += '%*.*f' % (FIELD, precision, value)
             line += fmt % (width, pct)
@@ -427,6 +434,15 @@ def latency_variants(data):
     return out
 
 
+def corrected(variants, v):
+    """v's Amean ns/call less the empty loop's, or None when that is no
+    larger than the empty loop's resolution, its max - min (a variant can
+    not cost less than nothing)."""
+    empty = variants['empty_loop'][0]
+    val = amean(variants[v][0]) - amean(empty)
+    return val if val > max(empty) - min(empty) else None
+
+
 def variant_order(names):
     return [v for v in VARIANTS if v in names] + \
            sorted(v for v in names if v not in VARIANTS)
@@ -458,10 +474,8 @@ def latency_table(sets, only=None):
         lines.append('')
     ops = variant_order(per_set[0])
 
-    def corrected(j, v):
-        if 'empty_loop' not in per_set[j]:
-            return None
-        return amean(per_set[j][v][0]) - amean(per_set[j]['empty_loop'][0])
+    def net(j, v):
+        return corrected(per_set[j], v) if v in per_set[j] else None
 
     stats = [('Min', min), ('Median', median), ('Amean', amean),
              ('Stddev', stddev), ('Corrected', None)]
@@ -469,20 +483,28 @@ def latency_table(sets, only=None):
     for title, fn in stats:
         if only and title not in only:
             continue
-        if not fn and corrected(0, ops[0]) is None:
+        if not fn and 'empty_loop' not in per_set[0]:
             continue            # no empty_loop to correct by
         for v in ops:
+            if not fn and v == 'empty_loop':
+                continue
             cells = []
             base = per_set[0][v][0]
-            bv = fn(base) if fn else corrected(0, v)
+            bv = fn(base) if fn else net(0, v)
             for j in range(len(sets)):
                 xs = per_set[j].get(v, (None,))[0]
                 if not xs:
                     cells.append((0.0, 0.0, False))
                     continue
-                val = fn(xs) if fn else corrected(j, v)
-                if val is None or bv is None:
+                if not fn and 'empty_loop' not in per_set[j]:
                     cells.append((0.0, 0.0, False))
+                    continue
+                val = fn(xs) if fn else net(j, v)
+                if val is None and not fn:
+                    cells.append((None, 0.0, False))
+                    continue
+                if bv is None:  # no percentage against a base below resolution
+                    cells.append((val, 0.0, False))
                     continue
                 cmp = pndiff
                 sig = (title == 'Amean' and j > 0 and
@@ -514,39 +536,33 @@ def commit_avg_runtime(sets):
 
 
 def arch_table(sets):
-    """Corrected ns/call per variant and arch, and its ratio to the same
-    arch's set_current_state()."""
+    """Corrected ns/call per variant and arch, or "below resolution"."""
     names = [s[0] for s in sets]
     per_set = []
     for name, _, datas in sets:
         merged = {}
         for data in datas:
             merged.update(latency_variants(data))
-        if 'empty_loop' not in merged or 'set_current_state' not in merged:
-            raise InputError(f'{name}: needs empty_loop and set_current_state')
+        if 'empty_loop' not in merged:
+            raise InputError(f'{name}: needs empty_loop')
         per_set.append(merged)
     ops = [v for v in variant_order(per_set[0]) if v != 'empty_loop']
     cell = 22
-    vlen = max(len(LABELS.get(v, v + '()')) for v in ops)
+    vlen = max([len(LABELS.get(v, v + '()')) for v in ops] +
+               [len('empty loop, ns/call')])
     lines = ['%-*s' % (vlen, 'corrected ns/call') +
              ''.join('%*s' % (cell, n) for n in names)]
     for v in ops:
         line = '%-*s' % (vlen, LABELS.get(v, v + '()'))
         for p in per_set:
-            if v not in p:
-                line += '%*s' % (cell, '-')
-                continue
-            empty = amean(p['empty_loop'][0])
-            val = amean(p[v][0]) - empty
-            ref = amean(p['set_current_state'][0]) - empty
-            ratio = '%6.2fx' % (val / ref) if ref > 0 else '%7s' % '-'
-            line += '%*s' % (cell, '%10.3f (%s)' % (val, ratio))
+            val = corrected(p, v) if v in p else '-'
+            line += '%*s' % (cell, BELOW if val is None else
+                             val if val == '-' else '%.3f' % val)
         lines.append(line)
     line = '%-*s' % (vlen, 'empty loop, ns/call')
     for p in per_set:
-        line += '%*s' % (cell, '%10.3f' % amean(p['empty_loop'][0]) +
-                         ' ' * 10)
-    lines.append(line.rstrip())
+        line += '%*s' % (cell, '%.3f' % amean(p['empty_loop'][0]))
+    lines.append(line)
     return lines
 
 
@@ -770,10 +786,28 @@ def self_test():
     out = arch_table([('x86-64', 'latency', [lat2]),
                       ('arm', 'latency', [lat2])])
     check('arches: set_task_state() row', out[1],
-          'set_task_state()          9.000 (  2.25x)' +
-          '       9.000 (  2.25x)')
+          'set_task_state()   ' + ' ' * 17 + '9.000' + ' ' * 17 + '9.000')
     check('arches: empty loop row', out[3],
-          'empty loop, ns/call       0.500' + ' ' * 17 + '0.500')
+          'empty loop, ns/call' + ' ' * 17 + '0.500' + ' ' * 17 + '0.500')
+    # the floor's spread is 1: 0.5 over it is no cost, 0.5 under it neither
+    lat3 = dict(lat, variants={
+        'set_current_state': {'ns_per_call': [2.0, 3.0]},
+        'set_task_state': {'ns_per_call': [1.5, 2.5]},
+        '__set_task_state': {'ns_per_call': [1.0, 2.0]},
+        'empty_loop': {'ns_per_call': [1.5, 2.5]}})
+    out = arch_table([('x86-64', 'latency', [lat3])])
+    check('arches: below resolution', out[1],
+          'set_current_state()' + ' ' * 6 + 'below resolution')
+    check('arches: under the floor is below resolution', out[3],
+          '__set_task_state() ' + ' ' * 6 + 'below resolution')
+    out = latency_table([('a', 'latency', [lat3]), ('b', 'latency', [lat2])])
+    rows = [x for x in out if x.startswith('Corrected')]
+    check('latency: below resolution', rows[0],
+          'Corrected set_current_state       below resolution'
+          '       4.000 (   0.00%)')
+    check('latency: no negative cost', rows[2],
+          'Corrected __set_task_state        below resolution'
+          '       0.000 (   0.00%)')
     seed = parse_text('[ 1.0] sched_state_seed: kernel 6.12.1, 1000 calls'
                       ' x 2 repeats\n[ 2.0] sched_state_seed: cpu 0 repeat 1'
                       ' ns: set_task_state_ptr 3000 set_current_state 2000\n'
@@ -782,10 +816,10 @@ def self_test():
     check('seed lines: kernel', seed['kernel'], '6.12.1')
     check('seed lines: ns per call', seed['variants']['set_task_state_ptr']
           ['ns_per_call'][1], 5.0)
-    live = parse_text('# sched_state_bench: kernel 6.19.0, 1000 calls x 1 '
-                      'repeats on cpu 0\n# cpu 0 repeat 1 ns/call: '
-                      'set_current_state 4.500 smp_mb 2.250\n')
-    check('bench lines: ns per call', live['variants']['smp_mb']
+    live = parse_text('# sched_state_bench: kernel 7.3.0, 1000 calls x 3 '
+                      'repeats, x86_64, cpu 0\n# cpu 0 repeat 1 ns/call: '
+                      'set_current_state 4.500 __set_task_state 2.250\n')
+    check('bench lines: ns per call', live['variants']['__set_task_state']
           ['ns_per_call'][0], 2.25)
     check('not a result', parse_text('# cpu 0 repeat 1 ns/call: x 1'), None)
     print('self-test: ' + ('FAILED' if failed else 'passed'))

@@ -1,17 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_state_bench: the latency of set_current_state() as the running
- * kernel builds it, against __set_current_state(), smp_mb() and an empty
- * loop, timed by test_sched_state.ko's bench request (sched_state.h) on one
- * CPU or on each online CPU in turn.
- *
- * One KTAP result; before it, per CPU, the ns per call of each variant in
- * each repeat, then per variant its median, min and max over the repeats,
- * "net", the median less the empty loop's, and "ratio", net over
- * set_current_state()'s net.  Under emulation only the ratios mean anything.
- *
- * Exit: 0 when the run completed, 1 on an error, 4 (KSFT_SKIP) without root
- * or the module.
+ * sched_state_bench: commit 642fa448ae's question, set_current_state()
+ * against set_task_state() (the same store and barrier through a task
+ * pointer), and the barrier's share (against __set_task_state()), timed by
+ * test_sched_state.ko (test_module/bench.c), the variants taking turns in
+ * each repeat.  KTAP: per variant the median, min and max ns/call, then
+ * the median of each per-repeat difference, "below resolution" when no
+ * larger than the empty loop's max - min: never a negative cost or ratio.
+ * Exit 0 when it ran, 1 on an error, 4 to skip (no root, no module).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,24 +18,41 @@
 #include "../kselftest.h"
 #include "sched_state_user.h"
 
-#define TEST_NAME	"sched_state_bench"
+#define MAX_REPEATS	100
 
+static const char * const variants[] = {
+	"set_current_state", "set_task_state", "__set_task_state", "empty_loop",
+};
+
+enum { SCS, STS, STS_NOMB, EMPTY, NR_VARIANTS };
+
+/* What is printed: a's ns/call less b's, repeat by repeat */
 static const struct {
-	const char *name;
-} variants[] = {
-#define SCHED_STATE_BENCH_VARIANT(name)	{ #name },
-#include "sched_state.h"
+	int a, b;
+	const char *what;
+} diffs[] = {
+	{ SCS, STS, "current, set_current_state() over set_task_state()" },
+	{ STS, STS_NOMB, "barrier, set_task_state() over __set_task_state()" },
+	{ SCS, EMPTY, "set_current_state() over the empty loop" },
+	{ STS, EMPTY, "set_task_state() over the empty loop" },
+	{ STS_NOMB, EMPTY, "__set_task_state() over the empty loop" },
 };
 
-enum {
-#define SCHED_STATE_BENCH_VARIANT(name)	V_##name,
-#include "sched_state.h"
-	NR_VARIANTS
+/* Signs of a virtual machine: a word in a file */
+static const char * const vm_signs[][2] = {
+	{ "/proc/cpuinfo", "hypervisor" },	/* x86's CPUID flag */
+	{ "/proc/cpuinfo", "qemu" },		/* pseries */
+	{ "/sys/hypervisor/type", "xen" },
+	{ "/sys/devices/virtual/dmi/id/sys_vendor", "QEMU" },
+	{ "/sys/devices/virtual/dmi/id/product_name", "Standard PC" },
+	{ "/sys/firmware/devicetree/base/compatible", "dummy-virt" },
 };
+
+/* The CPU's model in /proc/cpuinfo: x86 and arm, powerpc, arm64 */
+static const char * const models[] = { "model name", "cpu\t", "CPU part" };
 
 static int calls = 1000000, repeats = 5;
-/* one CPU's ns per call, [variant][repeat] */
-static double ns[NR_VARIANTS][SCHED_STATE_BENCH_MAX_REPEATS];
+static double ns[NR_VARIANTS][MAX_REPEATS];	/* one CPU's ns/call */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -50,78 +63,93 @@ static int cmp_double(const void *a, const void *b)
 
 static double median(const double *x, double *min, double *max)
 {
-	double s[SCHED_STATE_BENCH_MAX_REPEATS];
+	double s[MAX_REPEATS];
 
 	memcpy(s, x, repeats * sizeof(*s));
 	qsort(s, repeats, sizeof(*s), cmp_double);
 	*min = s[0];
 	*max = s[repeats - 1];
-	return repeats % 2 ? s[repeats / 2] :
-	       (s[repeats / 2 - 1] + s[repeats / 2]) / 2;
+	return (s[(repeats - 1) / 2] + s[repeats / 2]) / 2;
 }
 
-static void print_cpu(int cpu)
+/* @word in the first 64 KiB of file @path: where, or NULL */
+static const char *file_find(const char *path, const char *word)
 {
-	double med[NR_VARIANTS], min[NR_VARIANTS], max[NR_VARIANTS], net, ref;
-	int r, v;
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, word);
+}
+
+/* ns/call of variant @v on @cpu into *@out, or -errno */
+static int time_variant(int v, int cpu, double *out)
+{
+	char req[SCHED_STATE_MAX_REQUEST], reply[32], *end;
+	int ret;
+
+	snprintf(req, sizeof(req), "bench %s %d %d", variants[v], calls, cpu);
+	ret = sched_state_request(req, reply, sizeof(reply));
+	*out = ret ? 0 : (double)strtoull(reply, &end, 10) / calls;
+	if (!ret && (end == reply || *end != '\n'))
+		ret = -EPROTO;
+	if (ret)
+		ksft_print_msg("request \"%s\": %s\n", req, strerror(-ret));
+	return ret;
+}
+
+static int bench_cpu(int cpu)
+{
+	double d[MAX_REPEATS], med, min, max, res;
+	int r, v, ret;
+	size_t i;
 
 	for (r = 0; r < repeats; r++) {
+		for (v = 0; v < NR_VARIANTS; v++) {
+			ret = time_variant(v, cpu, &ns[v][r]);
+			if (ret)
+				return ret;
+		}
 		printf("# cpu %d repeat %d ns/call:", cpu, r + 1);
 		for (v = 0; v < NR_VARIANTS; v++)
-			printf(" %s %.3f", variants[v].name, ns[v][r]);
+			printf(" %s %.3f", variants[v], ns[v][r]);
 		printf("\n");
 	}
-	for (v = 0; v < NR_VARIANTS; v++)
-		med[v] = median(ns[v], &min[v], &max[v]);
-	ref = med[V_set_current_state] - med[V_empty_loop];
 	for (v = 0; v < NR_VARIANTS; v++) {
-		printf("# cpu %d %-19s ns/call median %8.3f min %8.3f max %8.3f",
-		       cpu, variants[v].name, med[v], min[v], max[v]);
-		net = med[v] - med[V_empty_loop];
-		if (v == V_empty_loop)
-			printf("\n");
+		med = median(ns[v], &min, &max);
+		ksft_print_msg("cpu %d %-17s ns/call median %8.3f min %8.3f max %8.3f\n",
+			       cpu, variants[v], med, min, max);
+	}
+	median(ns[EMPTY], &min, &max);
+	res = max - min;
+	ksft_print_msg("cpu %d resolution, the empty loop's max - min: %.3f ns/call\n",
+		       cpu, res);
+	for (i = 0; i < ARRAY_SIZE(diffs); i++) {
+		for (r = 0; r < repeats; r++)
+			d[r] = ns[diffs[i].a][r] - ns[diffs[i].b][r];
+		med = median(d, &min, &max);
+		if (med <= res && med >= -res)
+			ksft_print_msg("cpu %d %s: below resolution\n", cpu,
+				       diffs[i].what);
 		else
-			printf(" net %8.3f ratio %6.3f\n", net,
-			       ref > 0 ? net / ref : 0);
+			ksft_print_msg("cpu %d %s: %.3f ns/call %s\n", cpu,
+				       diffs[i].what, med > 0 ? med : -med,
+				       med > 0 ? "more" : "less");
 	}
-}
-
-/* Parse the reply, a line "<cpu> <variant> <ns>..." per CPU and variant. */
-static int report(char *reply)
-{
-	char *line, *save = NULL, *p, *end, name[32];
-	int cpu = -1, c, n, r, v = 0;
-
-	for (line = strtok_r(reply, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save), v = (v + 1) % NR_VARIANTS) {
-		if (sscanf(line, "%d %31s%n", &c, name, &n) != 2 ||
-		    (v && c != cpu) || strcmp(name, variants[v].name))
-			goto bad;
-		cpu = c;
-		for (p = line + n, r = 0; r < repeats; r++, p = end) {
-			ns[v][r] = (double)strtoull(p, &end, 10) / calls;
-			if (end == p)
-				goto bad;
-		}
-		if (*p)
-			goto bad;
-		if (v == NR_VARIANTS - 1)
-			print_cpu(cpu);
-	}
-	if (!v && cpu >= 0)
-		return 0;
-	ksft_print_msg("reply cut short\n");
-	return -1;
-bad:
-	ksft_print_msg("unexpected reply line \"%s\"\n", line);
-	return -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	char req[SCHED_STATE_MAX_REQUEST], *reply, *cpu = "0";
+	int opt, cpu = 0;
+	const char *model = NULL;
 	struct utsname uts;
-	int opt, ret;
+	size_t i;
 
 	while ((opt = getopt(argc, argv, "n:r:c:")) != -1) {
 		if (opt == 'n')
@@ -129,39 +157,40 @@ int main(int argc, char **argv)
 		else if (opt == 'r')
 			repeats = atoi(optarg);
 		else if (opt == 'c')
-			cpu = optarg;
+			cpu = atoi(optarg);
 		else
 			break;
 	}
-	if (opt != -1 || optind != argc || calls < 1 || repeats < 1 ||
-	    repeats > SCHED_STATE_BENCH_MAX_REPEATS || strlen(cpu) > 8) {
-		fprintf(stderr, "usage: %s [-n CALLS] [-r REPEATS (1-%d)] [-c CPU|all]\n",
-			argv[0], SCHED_STATE_BENCH_MAX_REPEATS);
+	if (opt != -1 || optind != argc || calls < 1 || cpu < 0 ||
+	    calls > SCHED_STATE_BENCH_MAX_CALLS || repeats < 3 ||
+	    repeats > MAX_REPEATS) {
+		fprintf(stderr, "usage: %s [-n CALLS (1-%d)] [-r REPEATS (3-%d)] [-c CPU]\n",
+			argv[0], SCHED_STATE_BENCH_MAX_CALLS, MAX_REPEATS);
 		return KSFT_FAIL;
 	}
-
 	ksft_print_header();
 	ksft_set_plan(1);
 	if (geteuid() || access(SCHED_STATE_CONTROL, W_OK)) {
-		printf("ok 1 %s # SKIP %s\n", TEST_NAME,
+		printf("ok 1 sched_state_bench # SKIP %s\n",
 		       geteuid() ? "not root" : "no module");
 		return KSFT_SKIP;
 	}
 	uname(&uts);
-	ksft_print_msg("%s: kernel %s, %d calls x %d repeats on cpu %s\n",
-		       TEST_NAME, uts.release, calls, repeats, cpu);
-
-	reply = malloc(SCHED_STATE_MAX_REPLY);
-	if (!reply)
-		ksft_exit_fail_msg("out of memory\n");
-	snprintf(req, sizeof(req), "bench %d %d %s\n", calls, repeats, cpu);
-	ret = sched_state_request(req, reply, SCHED_STATE_MAX_REPLY);
-	if (ret)
-		ksft_print_msg("request \"bench %d %d %s\": %s\n", calls,
-			       repeats, cpu, strerror(-ret));
+	ksft_print_msg("sched_state_bench: kernel %s, %d calls x %d repeats, %s, cpu %d\n",
+		       uts.release, calls, repeats, uts.machine, cpu);
+	for (i = 0; i < ARRAY_SIZE(models) && !model; i++)
+		model = file_find("/proc/cpuinfo", models[i]);
+	if (model)	/* the first CPU's */
+		ksft_print_msg("cpuinfo: %.*s\n", (int)strcspn(model, "\n"),
+			       model);
+	for (i = 0; i < ARRAY_SIZE(vm_signs); i++)
+		if (file_find(vm_signs[i][0], vm_signs[i][1]))
+			break;
+	if (i < ARRAY_SIZE(vm_signs))
+		ksft_print_msg("emulated or virtualized (%s %s): figures describe the emulator\n",
+			       vm_signs[i][0], vm_signs[i][1]);
 	else
-		ret = report(reply);
-	ksft_test_result(!ret, "%s\n", TEST_NAME);
-	free(reply);
+		ksft_print_msg("no hypervisor seen: figures describe this CPU\n");
+	ksft_test_result(!bench_cpu(cpu), "sched_state_bench\n");
 	ksft_finished();
 }

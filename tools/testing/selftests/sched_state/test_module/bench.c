@@ -1,221 +1,154 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_sched_state: the set_current_state() latency benchmark (bench). */
+/*
+ * test_sched_state: bench <variant> <calls> <cpu>, the question of commit
+ * 642fa448ae on today's kernel: set_current_state() against the same store
+ * and barrier through a task pointer, and the barrier's share.  A variant
+ * is a call of a noinline function, so that each call derives current
+ * anew, as a function that sets its state once does: x86's const per-CPU
+ * current and arm64's sp_el0 (a non-volatile asm) may be loaded once for a
+ * whole loop, not across a call.  objdump -d shows the load (mov %gs:...,
+ * mrs sp_el0) in bench_set_current_state(), none in the others.  Every
+ * variant stores TASK_RUNNING.  A kthread bound to <cpu> times the calls in
+ * chunks with preemption off, a millisecond at most, cond_resched() between
+ * them; reply: the sum of their ns.
+ */
 #include <linux/completion.h>
-#include <linux/cpumask.h>
-#include <linux/jiffies.h>
+#include <linux/cpu.h>
 #include <linux/kthread.h>
 #include <linux/minmax.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
-#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "test_sched_state.h"
 
-/*
- * bench <calls> <repeats> <cpu|all>: the latency of set_current_state() as
- * this kernel builds it (with debug_normal_state_change() and the
- * sched_set_state_tp tracepoint, when configured), against its parts.  A
- * kthread bound to <cpu>, or to each online CPU in turn, times <calls>
- * calls of each variant of SCHED_STATE_BENCH_VARIANT; every variant stores
- * TASK_RUNNING, so the thread never sleeps.  The variants take turns within
- * each of the <repeats> rounds, so that drift hits them alike.  Preemption
- * is off while a chunk runs, at most BENCH_CHUNK_CALLS calls or
- * BENCH_CHUNK_NS, with cond_resched() between chunks; the time of the
- * chunks adds up to a variant's time.  Reply one line per CPU and variant:
- * "<cpu> <variant> <ns of each repeat>...".  Past SCHED_STATE_MAX_BUSY_MS,
- * checked between chunks, it fails.
- */
-#define BENCH_BLOCK		1024U		/* calls between clock reads */
-#define BENCH_CHUNK_CALLS	(1024U * 1024)
-#define BENCH_CHUNK_NS		(10 * NSEC_PER_MSEC)
-#define BENCH_MAX_NS		9999999999999ULL	/* 13 digits */
-/* "<cpu> <variant>", then " <ns>" a repeat, then the newline */
-#define BENCH_LINE_LEN(repeats)	(5 + 19 + 14 * (repeats) + 1)
+#define BENCH_BLOCK	256U		/* calls between two clock reads */
+#define BENCH_CHUNK_NS	NSEC_PER_MSEC	/* the longest with preemption off */
 
-/* The variants, each @n times: what is timed is never a sleep. */
-static noinline void bench_set_current_state(unsigned int n)
+static noinline void bench_set_current_state(struct task_struct *tsk)
 {
-	while (n--)
-		set_current_state(TASK_RUNNING);
+	set_current_state(TASK_RUNNING);	/* as this kernel builds it */
 }
 
-static noinline void bench___set_current_state(unsigned int n)
+static noinline void bench_set_task_state(struct task_struct *tsk)
 {
-	while (n--)
-		__set_current_state(TASK_RUNNING);
+	/* v4.10's set_task_state(tsk, TASK_RUNNING): store, then smp_mb() */
+	smp_store_mb(tsk->__state, TASK_RUNNING);
 }
 
-static noinline void bench_smp_mb(unsigned int n)
+/* v4.10's __set_task_state(tsk, TASK_RUNNING): the store alone */
+static noinline void bench___set_task_state(struct task_struct *tsk)
 {
-	while (n--) {
-		/* set_current_state()'s barrier alone */
-		smp_mb();
-	}
+	WRITE_ONCE(tsk->__state, TASK_RUNNING);
 }
 
-/* The loop alone, its overhead; barrier() keeps it from being optimized out. */
-static noinline void bench_empty_loop(unsigned int n)
+/* the call alone; barrier() keeps it from being dropped */
+static noinline void bench_empty_loop(struct task_struct *tsk)
 {
-	while (n--)
-		barrier();
+	barrier();
 }
+
+#define BENCH_LOOP(name)						\
+static noinline void bench_loop_##name(struct task_struct *tsk,	\
+				       unsigned int n)			\
+{									\
+	while (n--)							\
+		bench_##name(tsk);					\
+}
+
+BENCH_LOOP(set_current_state)
+BENCH_LOOP(set_task_state)
+BENCH_LOOP(__set_task_state)
+BENCH_LOOP(empty_loop)
 
 static const struct {
 	const char *name;
-	void (*fn)(unsigned int n);
+	void (*loop)(struct task_struct *tsk, unsigned int n);
 } bench_variants[] = {
-#define SCHED_STATE_BENCH_VARIANT(name)	{ #name, bench_##name },
-#include "../sched_state.h"
+	{ "set_current_state", bench_loop_set_current_state },
+	{ "set_task_state", bench_loop_set_task_state },
+	{ "__set_task_state", bench_loop___set_task_state },
+	{ "empty_loop", bench_loop_empty_loop },
 };
-
-#define NR_BENCH_VARIANTS	ARRAY_SIZE(bench_variants)
 
 struct bench {
-	unsigned int calls, repeats;
-	int cpu;
-	int ret;
-	unsigned long deadline;		/* in jiffies, for the whole request */
+	void (*loop)(struct task_struct *tsk, unsigned int n);
+	int calls, cpu;
+	u64 ns;
 	struct completion done;
-	u64 ns[NR_BENCH_VARIANTS][SCHED_STATE_BENCH_MAX_REPEATS];
 };
 
-/* Time the calls of variant @v in repeat @r; -EINTR when told to stop. */
-static int bench_time(struct bench *b, unsigned int v, unsigned int r)
+/* Time b->calls calls in chunks; -EINTR when told to stop. */
+static int bench_time(struct bench *b)
 {
-	unsigned int n, chunk, calls = b->calls;
-	u64 start, now, ns = 0;
+	unsigned int n, left = b->calls;
+	u64 start, now;
+	int cpu;
 
-	while (calls) {
+	while (left) {
 		preempt_disable();
-		if (smp_processor_id() != b->cpu) {
-			/* the CPU went offline: the results would lie */
-			preempt_enable();
-			return -ENODEV;
-		}
 		start = ktime_get_ns();
-		now = start;
-		for (chunk = 0; calls && chunk < BENCH_CHUNK_CALLS &&
-		     now - start < BENCH_CHUNK_NS; chunk += n) {
-			n = min(calls, BENCH_BLOCK);
-			bench_variants[v].fn(n);
-			calls -= n;
+		for (now = start; left && now - start < BENCH_CHUNK_NS; left -= n) {
+			n = min(left, BENCH_BLOCK);
+			b->loop(current, n);
 			now = ktime_get_ns();
 		}
+		cpu = smp_processor_id();
 		preempt_enable();
-		ns += now - start;
+		b->ns += now - start;
+		if (cpu != b->cpu)
+			return -ENODEV;	/* offline, or went offline */
 		if (kthread_should_stop())
 			return -EINTR;
-		if (time_after(jiffies, b->deadline))
-			return -ETIMEDOUT;
 		cond_resched();
 	}
-	b->ns[v][r] = ns;
-	return ns > BENCH_MAX_NS ? -EOVERFLOW : 0;
+	return 0;
 }
 
 static int bench_fn(void *data)
 {
 	struct bench *b = data;
-	unsigned int r, v;
+	int ret = bench_time(b);
 
-	for (r = 0; r < b->repeats && !b->ret; r++)
-		for (v = 0; v < NR_BENCH_VARIANTS && !b->ret; v++)
-			b->ret = bench_time(b, v, r);
 	complete(&b->done);
-	wait_for_kthread_stop();
-	return 0;
+	sched_state_wait_for_stop();
+	return ret;
 }
 
-/* Run the benchmark on @cpu; a fatal signal stops it within a chunk. */
-static int bench_on(struct bench *b, int cpu)
+int sched_state_bench(struct sched_state_req *req)
 {
 	struct task_struct *task;
+	struct bench b = {};
+	unsigned int v;
 	int ret;
 
-	b->cpu = cpu;
-	b->ret = 0;
-	reinit_completion(&b->done);
-	task = kthread_create(bench_fn, b, "sched_state/b%d", cpu);
+	for (v = 0; v < ARRAY_SIZE(bench_variants); v++)
+		if (!strcmp(req->argv[1], bench_variants[v].name))
+			break;
+	if (v == ARRAY_SIZE(bench_variants))
+		return -EINVAL;
+	ret = sched_state_parse_int(req->argv[2], 1,
+				    SCHED_STATE_BENCH_MAX_CALLS, &b.calls);
+	if (!ret)
+		ret = sched_state_parse_int(req->argv[3], 0, nr_cpu_ids - 1,
+					    &b.cpu);
+	if (ret)
+		return ret;
+	b.loop = bench_variants[v].loop;
+	init_completion(&b.done);
+
+	task = kthread_create(bench_fn, &b, "sched_state/bench");
 	if (IS_ERR(task))
 		return PTR_ERR(task);
-	kthread_bind(task, cpu);
+	cpus_read_lock();
+	if (cpu_online(b.cpu))	/* else its first chunk ends with -ENODEV */
+		kthread_bind(task, b.cpu);
+	cpus_read_unlock();
 	wake_up_process(task);
-	ret = wait_for_completion_killable(&b->done);
-	kthread_stop(task);
-	return ret ? ret : b->ret;
-}
-
-/* Append @b's lines to @reply, which holds @used of @len bytes. */
-static int bench_reply(struct bench *b, char *reply, size_t len, size_t *used)
-{
-	unsigned int r, v;
-
-	for (v = 0; v < NR_BENCH_VARIANTS; v++) {
-		*used += scnprintf(reply + *used, len - *used, "%d %s", b->cpu,
-				   bench_variants[v].name);
-		for (r = 0; r < b->repeats; r++)
-			*used += scnprintf(reply + *used, len - *used, " %llu",
-					   b->ns[v][r]);
-		*used += scnprintf(reply + *used, len - *used, "\n");
-		/* scnprintf() fills at most len - 1: full may mean cut */
-		if (*used >= len - 1)
-			return -E2BIG;	/* a CPU came online meanwhile */
-	}
-	return 0;
-}
-
-int cmd_bench(struct request *req)
-{
-	bool all = !strcmp(req->argv[3], "all");
-	int calls, repeats, cpu = 0, ret;
-	unsigned int nr_cpus = 1;
-	size_t len, used = 0;
-	struct bench *b;
-
-	ret = parse_int(req->argv[1], 1, SCHED_STATE_BENCH_MAX_CALLS, &calls);
-	if (!ret)
-		ret = parse_int(req->argv[2], 1, SCHED_STATE_BENCH_MAX_REPEATS,
-				&repeats);
-	if (!ret && !all)
-		ret = parse_int(req->argv[3], 0, nr_cpu_ids - 1, &cpu);
+	/* on a fatal signal, kthread_stop() ends the chunks: -EINTR */
+	ret = wait_for_completion_killable(&b.done) ? -EINTR : 0;
+	ret = kthread_stop(task) ?: ret;
 	if (ret)
 		return ret;
-	if (all)
-		nr_cpus = num_online_cpus();
-	else if (!cpu_online(cpu))
-		return -ENODEV;
-	if ((u64)calls * repeats * NR_BENCH_VARIANTS * nr_cpus >
-	    SCHED_STATE_BENCH_MAX_WORK)
-		return -E2BIG;
-	len = nr_cpus * NR_BENCH_VARIANTS * BENCH_LINE_LEN(repeats) + 1;
-	if (len > SCHED_STATE_MAX_REPLY)
-		return -E2BIG;
-	ret = request_reply_len(req, len);
-	if (ret)
-		return ret;
-
-	b = kzalloc_obj(*b, GFP_KERNEL);
-	if (!b)
-		return -ENOMEM;
-	b->calls = calls;
-	b->repeats = repeats;
-	b->deadline = jiffies + msecs_to_jiffies(SCHED_STATE_MAX_BUSY_MS);
-	init_completion(&b->done);
-	if (all) {
-		for_each_online_cpu(cpu) {
-			ret = bench_on(b, cpu);
-			if (!ret)
-				ret = bench_reply(b, req->reply, req->len, &used);
-			if (ret)
-				break;
-		}
-	} else {
-		ret = bench_on(b, cpu);
-		if (!ret)
-			ret = bench_reply(b, req->reply, req->len, &used);
-	}
-	kfree(b);
-	return ret ? ret : used;
+	return scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%llu\n", b.ns);
 }
