@@ -286,7 +286,7 @@ result_value()
 }
 
 # stress_command: the guest command of scripts/vm/guest/stress.sh, the
-# hostile-input and lifecycle programs: STRESS_INPUTS fuzz inputs per file
+# hostile-input and lifecycle programs: STRESS_INPUTS fuzz junk requests
 # (default 10000); STRESS_SEED, if set, replays both programs.
 stress_command()
 {
@@ -311,6 +311,7 @@ stress_figures()
 	        'sched_state_lifecycle': ['load/unload cycles: ',
 	                                  'rmmod with a request in flight: ',
 	                                  'SIGKILL at random points: ',
+	                                  'SIGKILL in each state: ',
 	                                  'parallel writers: ']}
 	try:
 	    r = json.load(open(f'{out}/result.json'))
@@ -319,7 +320,7 @@ stress_figures()
 	    print(f'no stress results: {e}')
 	    sys.exit(1)
 	print(f"seed {stress['seed']} (replay: STRESS_SEED={stress['seed']}), "
-	      f"{stress['inputs']} fuzz inputs per file")
+	      f"{stress['inputs']} fuzz junk requests")
 	missing = []
 	for prog, names in want.items():
 	    tests = [t for t in r['tests'] if len(t['path']) >= 2 and

@@ -6,7 +6,7 @@
 # sched_state/.
 #
 # usage: sh /guest/stress.sh INPUTS [SEED]
-# INPUTS: sched_state_fuzz's inputs per file (module loaded for it); SEED
+# INPUTS: sched_state_fuzz's junk requests (module loaded for it); SEED
 # (default: a random one): both programs' seed, so that one number replays
 # both.  The host gets both as stress.json (hand_back).
 # shellcheck source=SCRIPTDIR/tap.sh
