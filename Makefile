@@ -68,6 +68,11 @@
 #   DEBUG_TIMEOUT=, PORT_KILLS=  check's debug kernel boot (s, 1800) and
 #                lifecycle kills (24)
 #   VM_LOCK=     the lock one guest at a time holds (none: no lock)
+#   GUEST_ENV='NAME=VALUE ...'  run, check, mutants: exported in every
+#                guest before the suite runs (scripts/vm/vm.sh --env), e.g.
+#                SCHED_STATE_RACE_MS=10000, the race's bound (ms; default
+#                2000, at most 30000), which also lengthens the programs'
+#                timeout (scripts/vm/guest/suite.sh)
 #   PATCHES_SIGNOFF="Name <email>", PATCHES_BASE=  patches: the author, and
 #                the pristine tree (default scripts/tree/mainline.sh's)
 #   BENCH_KERNELS=, BENCH_ALL=, BENCH_CALLS=, BENCH_REPEATS=, BENCH_CPU=,

@@ -6,7 +6,7 @@
 # as that file), in alphabetical order (after KSelftestRtc); the import is
 # this file's, the class is defined there.  KSelfTest runs the collection
 # named after "kselftest-": run_kselftest.sh -c sched_state.  timeout is in
-# minutes: the program's 300 s in the collection's settings, and the boot.
+# minutes: the program's timeout in the collection's settings, and the boot.
 
 from tuxlava.tests.kselftest import KSelfTest
 

@@ -44,35 +44,53 @@ consumers()
 	echo "a failure planted in a nested result: both consumers fail"
 }
 
-# A farm's run: run_kselftest.sh as is, no SCHED_STATE_HUNG_TASK.  The three
-# hung_task tests skip with their reason and no report reaches the kernel log.
-quiet_default()
-{
-	local out=$BUILD/$1/quiet ksft
+# The checks that need no root and no module (sched_state_test's child
+# fixture): as root or not, with the module or without, each must pass.
+CHILD_CHECKS="busy_loop_is_R pipe_read_sleeps_S sigstop_stops_T sigkill_ends_stopped
+	ptrace_stop_is_t sigkill_ends_traced unreaped_exit_is_Z"
 
-	ksft=$(KERNEL=$1 "$TOP/scripts/tree/build-kselftest.sh") &&
-	(KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null
-	 "$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" \
-		--guest-cmd 'unset SCHED_STATE_HUNG_TASK; ./run_kselftest.sh -c sched_state') &&
-	quiet_result "$out/result.json"
-}
-
-# quiet_result RESULT_JSON: the three hung_task tests skipped for want of
-# SCHED_STATE_HUNG_TASK, and no hung-task report, accepted or not
-quiet_result()
+# A farm's run is run_kselftest.sh -c sched_state as it is: the first part
+# of every VM run (scripts/vm/guest/suite.sh passes its lines through, less
+# its version line and plan), before the hung-task program, so the run on
+# $1 shows it: that part holds one program, sched_state.sh, and no
+# hung_task result; the hung-task program's results are its own, under
+# "sched_state.sh hung_task"; no kernel report, and every accepted
+# hung-task report inside the hung-task part (vm.sh accepts none
+# elsewhere: any report of the default run fails the run).
+farm_default()
 {
-	python3 - "$1" <<-'EOF'
+	python3 - "$BUILD/$1/vm/result.json" <<-'EOF'
 	import json, re, sys
 	r = json.load(open(sys.argv[1]))
-	skipped = [t['name'] for t in r['tests'] if t['depth'] == 1 and
-	           re.fullmatch(r'hung_task\.[a-z]+\.detector', t['name']) and
-	           t['result'] == 'skip' and
-	           t['comment'] == 'set SCHED_STATE_HUNG_TASK=1']
-	print(f"skipped for want of SCHED_STATE_HUNG_TASK: {' '.join(skipped)}")
-	print(f"kernel reports: {r['counts']['reports']}, accepted hung-task "
-	      f"reports: {r['counts']['accepted']}")
-	sys.exit(not (r['ok'] and len(skipped) == 3 and
-	              r['counts']['reports'] == 0 and r['counts']['accepted'] == 0))
+	tests, bad = r['tests'], []
+	default = 'selftests: sched_state: sched_state.sh'
+	hung = default + ' hung_task'
+	top = [t['name'] for t in tests if t['depth'] == 0]
+	if top != [default, hung]:
+	    bad.append(f'top-level results {top}, not [{default!r}, {hung!r}]')
+	under = lambda p: [t['name'] for t in tests
+	                   if t['depth'] >= 1 and t['path'][0] == p]
+	farm, ht = under(default), under(hung)
+	farm_hung = [n for n in farm if re.match(r'hung_task\.', n)]
+	bad += [f'{n}: a hung_task result in the default run' for n in farm_hung]
+	bad += [f'{n}: not a hung_task result, under {hung}' for n in ht
+	        if not re.match(r'hung_task\.', n)]
+	if not ht:
+	    bad.append(f'no result under {hung}')
+	c, part = r['counts'], r['hung_task_part'] or {'dmesg_lines': [None, None]}
+	b, e = part['dmesg_lines']
+	for a in r['accepted_reports']:
+	    if b is None or a['line'] < b or (e is not None and a['line'] > e):
+	        bad.append(f"accepted outside the hung-task part: dmesg.log:{a['line']}")
+	print(f"the default run: {len(farm)} results, {len(farm_hung)} hung_task; the "
+	      f"hung-task program: {len(ht)} results; kernel reports: "
+	      f"{c['reports']}; accepted hung-task reports: {c['accepted']}, in "
+	      f"dmesg.log lines {b}..{e}")
+	if not r['ok'] or c['reports']:
+	    bad.append(f"the run failed: {'; '.join(r['problems'])}")
+	for x in bad:
+	    print('  ' + x)
+	sys.exit(1 if bad else 0)
 	EOF
 }
 
@@ -92,7 +110,7 @@ host_kselftest()
 	make -C "$KSRC" kselftest TARGETS=sched_state KDIR="$BUILD/no-kdir" 2>&1 | cat >"$out/kselftest.log"
 	cat "$out/kselftest.log"
 	python3 "$TOP/scripts/vm/ktap.py" --log "$out/kselftest.log" "$out/result.json"
-	host_result "$out/result.json" &&
+	CHILD_CHECKS=$CHILD_CHECKS host_result "$out/result.json" &&
 	python3 "$TOP/scripts/report/farm_names.py" "$out/result.json"
 }
 
@@ -100,7 +118,7 @@ host_kselftest()
 host_result()
 {
 	python3 - "$1" <<-'EOF'
-	import json, re, sys
+	import json, os, re, sys
 	r = json.load(open(sys.argv[1]))
 	tests, bad = r['tests'], list(r['problems'])
 	top = [t for t in tests if t['depth'] == 0]
@@ -112,12 +130,13 @@ host_result()
 	if not top or top[0]['planned'] != len(nested):
 	    bad.append(f"{len(nested)} nested results, planned "
 	               f"{top[0]['planned'] if top else None}")
-	# the /proc tests need no module, nor the freezer's (they pass, or
+	# the child checks need no module, nor the freezer's (they pass, or
 	# skip without a v1 freezer): the others skip, saying why
-	proc = [t for t in nested if t['result'] == 'pass' and
-	        re.fullmatch(r'child\.proc\.[A-Za-z_]+', t['name'])]
-	if len(proc) != 5:
-	    bad.append(f'{len(proc)} child.proc tests passed, not 5')
+	want = ['child.' + c for c in os.environ['CHILD_CHECKS'].split()]
+	proc = [t for t in nested if t['result'] == 'pass' and t['name'] in want]
+	if sorted(t['name'] for t in proc) != sorted(want):
+	    bad.append(f"child checks passed: {' '.join(t['name'] for t in proc)}; "
+	               f"not all of {' '.join(want)}")
 	for t in nested:
 	    if t in proc or (t['result'] == 'pass' and
 	                     re.fullmatch(r'freezer\.[A-Za-z_]+', t['name'])):
@@ -168,16 +187,69 @@ help_lists_all()
 	return $missing
 }
 
-# Not root: the harness skips as a whole, with its reason.
-non_root_skips()
+# Not root (nobody, on this host's kernel, with the programs make
+# kselftest just built): the harness runs the child checks, which need only
+# /proc, fork and ptrace of its own child, and they pass; every other check
+# skips with its reason ("needs root"); it exits 0.  sched_state.sh does the
+# same without loading the module: modprobe, insmod and rmmod first on its
+# PATH are stubs that log any call, and none may come.  The results go
+# through scripts/vm/ktap.py, into build/non-root/.
+non_root()
 {
-	local out rc
+	local out=$BUILD/non-root p rc1 rc2
+	local nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 
-	out=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$SELFTESTS/sched_state/sched_state_test")
-	rc=$?
-	echo "$out"
-	[ $rc -eq 4 ] && echo "$out" | grep -q "^1..0 # SKIP .*root"
+	rm -rf "$out"
+	mkdir -p "$out/bin"
+	for p in modprobe insmod rmmod; do
+		printf '#!/bin/sh\necho "%s $*" >>%s/calls\nexit 0\n' "$p" "$out" >"$out/bin/$p"
+	done
+	: >"$out/calls"
+	chmod 755 "$out" "$out"/bin "$out"/bin/*
+	chmod 666 "$out/calls"
+	"${nobody[@]}" "$SELFTESTS/sched_state/sched_state_test" >"$out/harness.log" 2>&1
+	rc1=$?
+	"${nobody[@]}" env PATH="$out/bin:$PATH" "$SELFTESTS/sched_state/sched_state.sh" \
+		>"$out/wrapper.log" 2>&1
+	rc2=$?
+	cat "$out/wrapper.log"
+	python3 "$TOP/scripts/vm/ktap.py" --log "$out/harness.log" "$out/harness.json" >/dev/null
+	python3 "$TOP/scripts/vm/ktap.py" --log "$out/wrapper.log" "$out/wrapper.json" >/dev/null
+	CHILD_CHECKS=$CHILD_CHECKS python3 - "$out" "$rc1" "$rc2" <<-'EOF'
+	import json, os, sys
+	out, rc1, rc2 = sys.argv[1:]
+	want = {'child.' + c for c in os.environ['CHILD_CHECKS'].split()}
+	bad, seen = [], {}
+	for prog, rc in (('sched_state_test', rc1), ('sched_state.sh', rc2)):
+	    r = json.load(open(f'{out}/{"harness" if prog.endswith("test") else "wrapper"}.json'))
+	    tests = [t for t in r['tests'] if t['depth'] == 0]
+	    c = r['counts']
+	    if rc != '0':
+	        bad.append(f'{prog}: exit {rc}, not 0')
+	    if not tests or c['planned'] != len(tests):
+	        bad.append(f"{prog}: {len(tests)} results, planned {c['planned']}")
+	    bad += [f'{prog}: {p}' for p in r['problems']]
+	    passed = {t['name'] for t in tests if t['result'] == 'pass'}
+	    if passed != want:
+	        bad.append(f"{prog}: passed {' '.join(sorted(passed))}; not "
+	                   f"{' '.join(sorted(want))}")
+	    for t in tests:
+	        if t['name'] not in want and (t['result'] != 'skip' or
+	                                      not (t['comment'] or '').startswith('needs ')):
+	            bad.append(f"{prog}: {t['name']}: {t['result']} "
+	                       f"{t['comment'] or ''}, not a skip with its reason")
+	    seen[prog] = [(t['name'], t['result'], t['comment']) for t in tests]
+	    root = sum(t['comment'] == 'needs root' for t in tests)
+	    print(f"{prog} as nobody: exit {rc}, {c['pass']} pass, {c['skip']} skip "
+	          f"({root} 'needs root'), {c['fail']} fail")
+	if seen.get('sched_state_test') != seen.get('sched_state.sh'):
+	    bad.append('sched_state.sh and sched_state_test differ in their results')
+	calls = open(f'{out}/calls').read().split('\n')[:-1]
+	bad += [f'sched_state.sh as nobody ran {c}' for c in calls]
+	for b in bad:
+	    print('  ' + b)
+	sys.exit(1 if bad else 0)
+	EOF
 }
 
 # The mutants make check runs (make check-full: all of mutants/): one per
@@ -271,6 +343,8 @@ done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" "$@"' \
 	"$TOP/scripts/report/farm_names.py" "${runs[@]/%//result.json}"
+gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM run's first part): no hung_task result, no kernel report" \
+	farm_default "$default"
 # after the kernels: the cover letter carries the matrix they just measured
 gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir "$default")" "$TOP/scripts/report/patches.sh" --check
@@ -284,7 +358,6 @@ gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of ever
 gate "kernel mutants: $(mutants_what) turn the suite red" \
 	"$TOP/scripts/gates/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
 [ $full = 0 ] || mutant_tables
-gate "a farm's default run on $default: hung_task skips, no kernel report" quiet_default "$default"
 gate "CI job entries (kernelci-pipeline, tuxlava) load and fit the suite" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0"' "$TOP/scripts/report/ci-jobs.py"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
@@ -295,7 +368,7 @@ wait $bg || true
 gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak scans" \
 	"$TOP/scripts/gates/debug-run.sh"
 gate "make kselftest on the host kernel" host_kselftest
-gate "harness as non-root exits 4" non_root_skips
+gate "as non-root, the harness and sched_state.sh pass the child checks and skip the rest, loading nothing" non_root
 
 echo "matrix ($BUILD/matrix.txt):"
 sed 's/^/  /' "$BUILD/matrix.txt" 2>/dev/null || echo "  (none)"

@@ -25,10 +25,13 @@ start=$SECONDS
 dir=$("$TOP/scripts/tree/kernel.sh" "$KERNEL") || die "building the debug kernel ($KERNEL) failed"
 build=$(. "$dir/env" && echo "$KVER ($KFROM)")
 
-# the suite, the stress programs (scripts/vm/guest/stress.sh), then the
-# kmemleak scans (scripts/vm/guest/kmemleak.sh), which hand the report back
+# the suite and the hung-task program (scripts/vm/guest/suite.sh), the
+# stress programs (scripts/vm/guest/stress.sh), then the kmemleak scans
+# (scripts/vm/guest/kmemleak.sh), which hand the report back.  Each
+# program's timeout: the settings' is for a generic kernel; under KASAN and
+# lockdep in TCG a program runs several times as long
 stress=$(stress_command) || exit
-guest_cmd="./run_kselftest.sh -c sched_state; rc=\$?
+guest_cmd="sh /guest/suite.sh -o 300; rc=\$?
 $stress
 sh /guest/kmemleak.sh
 exit \$rc"

@@ -117,15 +117,22 @@ def tap(*programs):
 
 
 def self_test():
-    good = ["child.proc.busy_loop_is_R", "kthread.idle.stops",
+    good = ["child.busy_loop_is_R", "kthread.idle.stops",
             "global.rtlock_keeps_wakeup # SKIP needs CONFIG_PREEMPT_RT"]
     passed = good[:2] + ["global.rtlock_keeps_wakeup"]
     renamed = good[:1] + ["kthread.idle.stop"] + good[2:]
     long_name = "kthread." + "x" * 60 + " # SKIP module not loaded"
     sh = "sched_state.sh"
+    # the tooling's run: the hung-task program after the default run
+    hung = ("sched_state.sh hung_task", ["hung_task.uninterruptible.detector",
+                                         "hung_task.killable.detector"])
     cases = [
         ("one pass, one skip: the same names", None,
          [tap((sh, good)), tap((sh, passed))]),
+        ("the hung-task program after the default run", None,
+         [tap((sh, good), hung), tap((sh, passed), hung)]),
+        ("a hung_task result in both programs", "reported 2 times",
+         [tap((sh, good + hung[1][:1]), hung)]),
         ("a test under two programs", "reported 2 times",
          [tap(("sched_state_test", good), (sh, good))]),
         ("a test twice in one program", "_dup2", [tap((sh, good + good[:1]))]),

@@ -6,31 +6,47 @@
 # The command runs in /kselftest under dash; scripts/vm/guest/ is /guest in
 # the initramfs: its programs take arguments (sh /guest/stress.sh 10000),
 # and the helpers they share, tap.sh, include hand_back FILE, which sends a
-# text file back to OUTDIR/files/ through the TAP stream.
+# text file back to OUTDIR/files/ through the TAP stream.  The default
+# command, sh /guest/suite.sh, is the suite: run_kselftest.sh -c sched_state
+# as a farm runs it, then the hung-task program (sched_state.sh hung_task),
+# one KTAP document; see guest/suite.sh.
 #
 # Writes OUTDIR/result.json, what the other scripts read:
 #   ok, problems     the verdict, and each reason it failed
 #   counts           top, planned, pass, skip, fail (nested included),
-#                    reports (kernel reports), accepted (hung-task reports
-#                    the suite asked for)
+#                    reports (kernel reports), accepted (the hung-task
+#                    reports the hung-task program provoked, accepted in
+#                    its part of the run: unexpected_reports)
 #   tests            every TAP result at every depth, as scripts/vm/ktap.py
 #                    reads them: depth, number, name, result (pass, fail,
 #                    skip), directive, comment, diagnostics, planned,
 #                    children (how many), parent (its index) and path (the
 #                    names of its parents, then its own)
 #   kernel_reports   line (of dmesg.log) and text
+#   accepted_reports the same for the accepted hung-task reports
+#   hung_task_part   the lines of dmesg.log of its begin and end marks (end
+#                    null if it never ended), null if it did not run
 #   seconds          host (wall time of the boot), timeout, guest_boot (the
 #                    guest's uptime when it reached /init), guest_run (from
-#                    there to the command's end); for --then-cmd's part:
+#                    there to the command's end), hung_task (the kernel
+#                    log's time from the hung-task part's begin mark to its
+#                    end mark, null without both); for --then-cmd's part:
 #                    the host's time from its start, its own timeout, the
 #                    uptime at its start, and from there to its end
 #   files, bad_files what hand_back sent: name, path and bytes of each; the
 #                    names of those cut short or changed on the way
+#   guest_env        the variables --env and GUEST_ENV set, NAME: VALUE
 #   kimage, arch, accel, guest_rc, timed_out, logs
 #
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
 #              [--guest-cmd 'SHELL CMD'] [--extra DIR]... [--arch ARCH]
+#              [--env NAME=VALUE]...
 #              [--then-cmd 'SHELL CMD' --then-out DIR [--then-timeout S]]
+# --env: export NAME=VALUE in the guest before its commands run, for the
+# suite's knobs (--env SCHED_STATE_RACE_MS=10000: the race's bound, which
+# guest/suite.sh also adds to the programs' timeout).  GUEST_ENV, in
+# vm.sh's environment, is a list of such words (make run
+# GUEST_ENV=SCHED_STATE_RACE_MS=10000), before the --env options.
 # --then-cmd: once the command is done, the same guest runs a second one
 # (make run's quick benchmark after the suite: one boot instead of two),
 # whose TAP, kernel log and console from that point on are judged on their
@@ -45,6 +61,7 @@
 # libraries) are the arch's Debian packages, unpacked by scripts/tree/debian.sh
 # into $SCHED_STATE_CACHE/userland/<debian arch>, never installed.
 # env:   KVM=auto|on|off (default auto; a foreign arch never has KVM)
+#        GUEST_ENV='NAME=VALUE ...' (see --env)
 set -euo pipefail
 
 # Kernel log lines (grep -E, case-sensitive) that count as a kernel report.
@@ -55,7 +72,7 @@ DMESG_PATTERNS=(
 	'Oops'
 	'kernel BUG at'
 	'general protection fault'
-	'INFO: task .* blocked for more than'	# hung task
+	'INFO: task .* blocked.* for more than'	# hung task ("blocked in I/O wait")
 	'INFO: possible'			# lockdep
 	'={40,}'				# lockdep/KASAN/UBSAN report banner
 	'KASAN:'
@@ -75,10 +92,11 @@ msg() { echo "vm.sh: $*"; }
 HERE=$(cd "$(dirname "$0")" && pwd)	# scripts/vm: guest/, ktap.py
 SCRIPTS=${HERE%/*}			# arches.tsv, tree/debian.sh
 
-KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='./run_kselftest.sh -c sched_state'
+KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
 THEN_CMD='' THEN_OUT='' THEN_TIMEOUT=600
 ARCH_NAME=${KARCH:-x86_64}
 EXTRA=()
+read -r -a GUEST_ENVS <<<"${GUEST_ENV:-}"
 while (($#)); do
 	(($# >= 2)) || die "$1 needs a value"
 	case $1 in
@@ -89,6 +107,7 @@ while (($#)); do
 	--guest-cmd) GUEST_CMD=$2 ;;
 	--extra) EXTRA+=("$2") ;;
 	--arch) ARCH_NAME=$2 ;;
+	--env) GUEST_ENVS+=("$2") ;;
 	--then-cmd) THEN_CMD=$2 ;;
 	--then-out) THEN_OUT=$2 ;;
 	--then-timeout) THEN_TIMEOUT=$2 ;;
@@ -121,6 +140,9 @@ need_tool fakeroot fakeroot
 [[ $THEN_TIMEOUT =~ ^[0-9]+$ ]] || die "--then-timeout wants seconds, got '$THEN_TIMEOUT'"
 [[ -z $THEN_CMD$THEN_OUT || (-n $THEN_CMD && -n $THEN_OUT) ]] || die "--then-cmd and --then-out go together"
 [[ $KVM =~ ^(auto|on|off)$ ]] || die "KVM must be auto, on or off, not '$KVM'"
+for e in "${GUEST_ENVS[@]}"; do
+	[[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env/GUEST_ENV: '$e' is not NAME=VALUE"
+done
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")
 if [[ -n $THEN_OUT ]]; then
@@ -244,7 +266,7 @@ make_cpio() {
 }
 
 make_initramfs() {
-	local r=$OUT/root streams
+	local r=$OUT/root streams e v q
 	make_root "$r"
 	cp -a "$KSFT/." "$r/kselftest/"
 	# busybox sh runs its applets ahead of PATH, so it would never run the
@@ -259,6 +281,12 @@ make_initramfs() {
 	cp -a "$HERE/guest" "$r/guest"
 	add_libraries "$r"
 	printf '%s\n' "$GUEST_CMD" >"$r/guest/command.sh"
+	# --env and GUEST_ENV, exported before the commands run
+	: >"$r/guest/env.sh"
+	for e in "${GUEST_ENVS[@]}"; do
+		v=${e#*=} q="'\\''"
+		printf "export %s='%s'\n" "${e%%=*}" "${v//\'/$q}" >>"$r/guest/env.sh"
+	done
 	[[ -z $THEN_CMD ]] || printf '%s\n' "$THEN_CMD" >"$r/guest/then.sh"
 	# runner.sh prefixes nested TAP with "sed -e s/^/# /", and busybox sed
 	# buffers a pipe: nested lines would only arrive when a test ends.
@@ -311,9 +339,7 @@ make_initramfs() {
 	cat /proc/kmsg >"$kmsg" &
 	echo "SCHED_STATE_GUEST: booted uptime=$(cut -d ' ' -f 1 /proc/uptime)"
 	cd /kselftest
-	# the hung_task tests are opt-in: this run accepts their reports
-	# between the window marks (unexpected_reports)
-	export SCHED_STATE_HUNG_TASK=1
+	. /guest/env.sh
 	{ sh /guest/command.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
 	sleep 1
 	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(cut -d ' ' -f 1 /proc/uptime)"
@@ -402,21 +428,25 @@ make_dmesg() {
 	' "$OUT/kmsg.log" "$OUT/console.txt" >"$OUT/dmesg.log"
 }
 
-# unexpected_reports: dmesg.log as "LINE:text", less the hung-task reports the suite
-# asked for.  The hung_task test writes "sched_state: hung_task window begin
-# pid=N" and "... end pid=N" around a thread it expects the detector to see,
-# and judges the report itself; a report about any other task, or outside
-# its window, still counts, and so does everything else.  A lockdep
-# kernel's list of held locks right after an accepted report belongs to it.
+# unexpected_reports: dmesg.log as "LINE:text", less the hung-task reports
+# the hung-task program provokes, which go to $OUT/accepted as "LINE:text".
+# Its part of the run is between the marks guest/suite.sh writes to the
+# kernel log around it, "SCHED_STATE_GUEST: hung_task begin" and "... end"
+# (the program itself writes none, and judges the detector itself); there,
+# and only there, a report "INFO: task sched_state/uni:<pid> blocked for
+# more than N seconds." (the module's uninterruptible kthread, its comm cut
+# to 15 characters) is accepted with the lines that follow it (its stack
+# trace; with lockdep, the locks held).  Any other report, anywhere, counts,
+# a killable or idle kthread's (sched_state/kil, sched_state/idl) included.
 unexpected_reports() {
-	awk '
-	/sched_state: hung_task window begin pid=/ { sub(/.*pid=/, ""); open[$0 + 0]; next }
-	/sched_state: hung_task window end pid=/ { sub(/.*pid=/, ""); delete open[$0 + 0]; next }
-	/INFO: task .*:[0-9]+ blocked for more than/ {
-		pid = $0
-		sub(/ blocked for more than.*/, "", pid)
-		sub(/.*:/, "", pid)
-		if ((pid + 0) in open) { inreport = 1; accepted++; next }
+	awk -v acc="$OUT/accepted" '
+	BEGIN { printf "" >acc }
+	/SCHED_STATE_GUEST: hung_task begin$/ { part = 1; next }
+	/SCHED_STATE_GUEST: hung_task end$/ { part = 0; next }
+	part && /INFO: task sched_state\/uni:[0-9]+ blocked for more than [0-9]+ seconds\.$/ {
+		print NR ":" $0 >acc
+		inreport = 1; trace = 0; after = 0; inlocks = 0
+		next
 	}
 	# x86 closes the trace with </TASK>; where a "Call trace:" has no
 	# <TASK> (arm64), the report ends at its first line that is no frame
@@ -433,7 +463,6 @@ unexpected_reports() {
 	inlocks { if (/====================/) inlocks = after = 0; next }
 	after && /^\[ *[0-9.]+\] *$/ { next }
 	{ after = 0; print NR ":" $0 }
-	END { printf "%d\n", accepted > "/dev/stderr" }
 	' "$OUT/dmesg.log"
 }
 
@@ -531,7 +560,7 @@ judge() {
 		tail -n 30 "$OUT/console.txt" | sed 's/^/    /'
 	fi
 	pats=$(IFS='|'; echo "${DMESG_PATTERNS[*]}")
-	unexpected_reports 2>"$OUT/accepted" | grep -E -e "$pats" >"$OUT/reports" || true
+	unexpected_reports | grep -E -e "$pats" >"$OUT/reports" || true
 	while IFS= read -r l; do
 		problem "kernel report: dmesg.log:$l"
 	done <"$OUT/reports"
@@ -556,10 +585,11 @@ split_then() {
 # result.json, and the TAP's own problems: see write_result
 write_result() {
 	python3 - "$HERE" "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
-		"${timedout:+1}" <<-'PYEOF'
+		"${timedout:+1}" "${GUEST_ENVS[@]}" <<-'PYEOF'
 	import re, sys
 
-	here, out, kimage, arch, accel, seconds, limit, timedout = sys.argv[1:]
+	here, out, kimage, arch, accel, seconds, limit, timedout = sys.argv[1:9]
+	guest_env = dict(e.split('=', 1) for e in sys.argv[9:])
 	problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
 	tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
 	console = open(f'{out}/console.txt', errors='replace').read()
@@ -585,10 +615,27 @@ write_result() {
 	if booted is None and uptime('then') is not None:
 	    booted, since = uptime('then'), 'its start'  # --then-cmd's part
 	rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
-	reports = []
-	for l in open(f'{out}/reports'):
-	    n, _, text = l.rstrip('\n').partition(':')
-	    reports.append({'line': int(n), 'text': text})
+	def numbered(path):
+	    rows = []
+	    for l in open(path):
+	        n, _, text = l.rstrip('\n').partition(':')
+	        rows.append({'line': int(n), 'text': text})
+	    return rows
+	reports, accepted = numbered(f'{out}/reports'), numbered(f'{out}/accepted')
+	# the hung-task part: its marks in the kernel log (guest/suite.sh)
+	marks = {}
+	for n, l in enumerate(open(f'{out}/dmesg.log', errors='replace'), 1):
+	    m = re.fullmatch(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: '
+	                     r'hung_task (begin|end)\n?', l)
+	    if m and m[2] not in marks:
+	        marks[m[2]] = (n, float(m[1]) if m[1] else None)
+	part = None
+	if 'begin' in marks:
+	    part = {'dmesg_lines': [marks['begin'][0],
+	                            marks['end'][0] if 'end' in marks else None]}
+	hung_secs = None
+	if part and 'end' in marks and None not in (marks['begin'][1], marks['end'][1]):
+	    hung_secs = round(marks['end'][1] - marks['begin'][1], 2)
 	r = {
 	    'kimage': kimage, 'arch': arch, 'accel': accel,
 	    'guest_rc': int(rc[1]) if rc else None,
@@ -596,13 +643,17 @@ write_result() {
 	    'ok': not problems,
 	    'problems': problems,
 	    'counts': dict(parsed['counts'], reports=len(reports),
-	                   accepted=int(open(f'{out}/accepted').read() or 0)),
+	                   accepted=len(accepted)),
 	    'seconds': {'host': int(seconds), 'timeout': int(limit),
 	                'guest_boot': booted,
 	                'guest_run': round(done - booted, 2)
-	                if booted is not None and done is not None else None},
+	                if booted is not None and done is not None else None,
+	                'hung_task': hung_secs},
 	    'tests': tests,
 	    'kernel_reports': reports,
+	    'accepted_reports': accepted,
+	    'hung_task_part': part,
+	    'guest_env': guest_env,
 	    'files': parsed['files'], 'bad_files': parsed['bad_files'],
 	    'logs': {k: f'{out}/{v}' for k, v in (
 	        ('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
@@ -614,6 +665,8 @@ write_result() {
 	      'the host, ' + (f"{secs['guest_run']} s from {since} to done in the guest"
 	                      if secs['guest_run'] is not None else
 	                      'no boot-to-done time from the guest') +
+	      (f" (the hung-task program {secs['hung_task']} s)"
+	       if secs['hung_task'] is not None else '') +
 	      f", guest rc {r['guest_rc']}; tests: {c['top']} top-level, "
 	      f"{c['pass']} pass, {c['skip']} skip, {c['fail']} fail (nested "
 	      f"included); kernel reports: {c['reports']} ({c['accepted']} "
