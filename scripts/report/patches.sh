@@ -7,7 +7,9 @@
 #
 # patches/series/<n>-<name>/ is patch n: "message" (a patch file serves: from
 # its first "--- a/" on, it is ignored), "files" (the whole files it adds),
-# *.diff (its changes to files already there) and "check" (what --check
+# *.diff (its changes to files already there: mainline's, links to
+# patches/*.patch and MAINTAINERS.patch, or an earlier patch's, which
+# scripts/report/series-diffs.sh writes) and "check" (what --check
 # requires once it is applied, one requirement a line):
 #   build DIR TARGET FILE...  make -C DIR TARGETS=TARGET, in a DIR/TARGET
 #                             the series adds, cleaned first, builds with
@@ -26,7 +28,8 @@
 # patches/series/cover is the cover letter.
 #
 # PATCHES_SIGNOFF="Name <email>" authors and signs off the series, else the
-# git identity does (signing off only if it is a real address).
+# git identity does (signing off only if it is a real address; if not, the
+# cover letter says so, and how to sign it).
 # PATCHES_BASE: the pristine tree (default scripts/tree/mainline.sh's).
 # $BUILD/matrix.txt, if there, is the last matrix run the cover reports;
 # mutants/result.json, the last run of every kernel mutant; bench/result.json,
@@ -178,8 +181,17 @@ for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
 tested=$(matrix) || exit 2
 mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
 benched=$(python3 "$TOP/scripts/bench/bench-result.py" --cover) || die "no bench/result.json: run make bench"
+# an unsigned series says so where its reader looks first: the cover letter
+unsigned=
+[ "$signoff" -eq 1 ] || unsigned=$'\n\n'$(fmt -w 72 <<EOF
+Not signed off: this series was generated as $ident, which is not a
+real address, and a Signed-off-by certifies the DCO.  To sign it off,
+generate it again with PATCHES_SIGNOFF="Your Name <you@example.org>"
+make patches, or run git rebase --signoff on it.
+EOF
+)
 git_series config branch.sched_state.description \
-	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched"$'\n\n'"$BASE_LINE"
+	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched$unsigned"$'\n\n'"$BASE_LINE"
 git_series -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
 echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
 	"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
@@ -252,7 +264,7 @@ reaches()
 # says what it found.
 check_patch()
 {
-	local p=$2 dir=${PATCHES[$1 - 1]} log out f kind args words sections=() sec flags=(--strict)
+	local p=$2 dir=${PATCHES[$1 - 1]} log out f kind args words sections=() sec flags=(--strict) gm
 
 	log=$CHK/$(basename "$p" .patch)
 	[ -f "$dir/check" ] || { echo "  no ${dir#"$TOP"/}/check"; return 1; }
@@ -272,21 +284,24 @@ check_patch()
 	[ -z "$out" ] || { echo "$out"; echo "  docs: new warning(s)"; return 1; }
 	echo "  docs: $(wc -l <"$log.warnings") warning(s), none new"
 	# every file added is the named sections', and the patch reaches them:
-	# the answer to checkpatch's "does MAINTAINERS need updating?"
+	# the answer to checkpatch's "does MAINTAINERS need updating?"  Each
+	# role of a person, not only the first: one who reviews one section and
+	# maintains another is listed once otherwise, as the reviewer
+	gm=(--nogit --nogit-fallback --noremove-duplicates)
 	for f in $(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f }' "$p"); do
 		[ ${#sections[@]} -gt 0 ] ||
 			{ echo "  maintainers: the patch adds $f; ${dir#"$TOP"/}/check names no maintainer"; return 1; }
-		out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback -f "$f" 2>&1)
+		out=$(cd "$PTREE" && perl scripts/get_maintainer.pl "${gm[@]}" -f "$f" 2>&1)
 		for sec in "${sections[@]}"; do
 			reaches "$out" "$sec" "$f is not $sec's" || return 1
 		done
 	done
 	grep -q "^ MAINTAINERS *|" "$p" || ! grep -q "^new file mode" "$p" || flags+=(--ignore FILE_PATH_CHANGES)
-	out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback "$p" 2>&1)
+	out=$(cd "$PTREE" && perl scripts/get_maintainer.pl "${gm[@]}" "$p" 2>&1)
 	for sec in "${sections[@]}"; do
 		reaches "$out" "$sec" "the patch does not reach $sec" || return 1
 	done
-	echo "  maintainers: $(grep "(maintainer:" <<<"$out" | sed 's/ <[^>]*>//' | paste -sd, | sed 's/,/, /g')"
+	echo "  maintainers: $(grep "(maintainer:" <<<"$out" | sed 's/ <[^>]*>//' | awk '!seen[$0]++' | paste -sd, | sed 's/,/, /g')"
 	grep -q "^Signed-off-by: " "$p" || flags+=(--no-signoff)
 	out=$(cd "$PTREE" && perl scripts/checkpatch.pl "${flags[@]}" --show-types "$p" 2>&1)
 	grep -q "^total: 0 errors, 0 warnings, 0 checks" <<<"$out" || { echo "$out"; echo "  checkpatch: FAILED"; return 1; }
