@@ -138,6 +138,8 @@ FIXTURE_TEARDOWN(child)
 {
 	if (self->pid > 0) {
 		kill(self->pid, SIGKILL);
+		/* a kernel that let SIGKILL leave it stopped: wake it to die */
+		kill(self->pid, SIGCONT);
 		if (self->traced)
 			ptrace(PTRACE_DETACH, self->pid, 0, 0);
 		waitpid(self->pid, NULL, 0);
