@@ -266,7 +266,7 @@ mutants_what()
 
 mutant_tables()
 {
-	gate "README's mutant tables are mutants/result.json's, which has every mutant" \
+	gate "docs/mutants.md's tables are mutants/result.json's, which has every mutant" \
 		python3 "$TOP/scripts/gates/mutants-result.py" --check
 }
 
@@ -301,7 +301,7 @@ gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $ful
 	"$TOP/scripts/gates/clean-debian.sh" $([ $full = 1 ] && echo --run)
 gate "checkpatch --strict" "$TOP/scripts/gates/checkpatch.sh"
 gate "compare.py statistics self-test" python3 "$TOP/scripts/bench/compare.py" --self-test
-# make check-full's run of every mutant writes README's tables and
+# make check-full's run of every mutant writes docs/mutants.md's tables and
 # mutants/result.json anew: it checks them after that run
 [ $full = 1 ] || mutant_tables
 gate "make help names every target and variable" help_lists_all

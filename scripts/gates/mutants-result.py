@@ -11,10 +11,10 @@ usage: mutants-result.py OUT SECONDS NAME...
        mutants-result.py --map RESULT_JSON     (print the checks' map)
        mutants-result.py --readme RESULT_JSON  (a run of every mutant: keep
                                                 its data in mutants/result.json,
-                                                and both tables in README.md)
+                                                and both tables in docs/mutants.md)
        mutants-result.py --cover               (mutants/result.json for the
                                                 series' cover letter)
-       mutants-result.py --check               (README.md's tables are those
+       mutants-result.py --check               (docs/mutants.md's tables are those
                                                 of mutants/result.json, which
                                                 has every mutants/*.patch)
 """
@@ -76,12 +76,12 @@ def table(result):
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 KEPT = f'{TOP}/mutants/result.json'
-README = f'{TOP}/README.md'
+README = f'{TOP}/docs/mutants.md'
 MARKS = {'table': table, 'map': checks_map}
 
 
 def readme(result):
-    """README.md with each block between <!-- mutants:NAME --> and
+    """docs/mutants.md with each block between <!-- mutants:NAME --> and
     <!-- mutants:end --> made anew from @result."""
     text = open(README).read()
     for name, how in MARKS.items():
@@ -89,7 +89,7 @@ def readme(result):
         head, sep, rest = text.partition(begin)
         _, sep2, tail = rest.partition('<!-- mutants:end -->')
         if not sep or not sep2:
-            sys.exit(f'README.md has no {begin.strip()} ... <!-- mutants:end -->')
+            sys.exit(f'docs/mutants.md has no {begin.strip()} ... <!-- mutants:end -->')
         text = head + begin + how(result) + sep2 + tail
     return text
 
@@ -107,7 +107,7 @@ def check():
         print(f'mutants/result.json: {n} has no mutants/{n}.patch')
         bad = 1
     if readme(result) != open(README).read():
-        print('README.md: the mutants tables are not those of '
+        print('docs/mutants.md: the mutants tables are not those of '
               'mutants/result.json (scripts/gates/mutants-result.py --readme)')
         bad = 1
     return bad

@@ -17,7 +17,7 @@
 # earlier runs' files are kept as custom/vm.<run>.  The same goes to
 # $BUILD/mutants/result.json, and as tables to $BUILD/mutants/table.md (a row
 # per mutant) and map.md (a row per check).  A run of every mutant keeps its
-# data in mutants/result.json and both tables in README.md.
+# data in mutants/result.json and both tables in docs/mutants.md.
 # Fails if any mutant is green or broken, or if the unmutated kernel (the
 # control run, first) does not pass the suite.
 #
@@ -392,10 +392,10 @@ done
 
 rc=0
 python3 "$TOP/scripts/gates/mutants-result.py" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
-# a run of every mutant is the one README.md shows
+# a run of every mutant is the one docs/mutants.md shows
 if [ $# -eq 0 ]; then
 	python3 "$TOP/scripts/gates/mutants-result.py" --readme "$OUT/result.json"
-	say "mutants: README.md's tables and mutants/result.json made anew from this run"
+	say "mutants: docs/mutants.md's tables and mutants/result.json made anew from this run"
 fi
 exit $rc
 }
