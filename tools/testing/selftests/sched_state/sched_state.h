@@ -32,11 +32,12 @@
  *                            <ms>; reply: "<rounds run> <wakeups lost>"
  *   rtlock                   PREEMPT_RT: a kthread sets TASK_INTERRUPTIBLE
  *                            and blocks on a spinlock_t we hold; we wake it
- *                            and release the lock.  Reply "<letter> <kept>":
- *                            the letter the kernel reported for it while it
- *                            waited, and 1 if the wakeup was kept (its next
- *                            schedule() did not sleep), or "missed" if it did
- *                            not block in time
+ *                            and release the lock.  Reply "<letter> <woke>
+ *                            <kept>": the letter the kernel reported for it
+ *                            while it waited, wake_up_process()'s return, and
+ *                            1 if the wakeup was kept (its next schedule()
+ *                            did not sleep), or "missed" if it did not block
+ *                            in time
  *   bench <variant> <calls> <cpu>
  *                            a kthread bound to <cpu> times <calls> calls of
  *                            <variant> (sched_state_bench.c); reply: the ns

@@ -1360,7 +1360,7 @@ TEST_F_TIMEOUT(race, lost_wakeups, 60)
 #define RTLOCK_TRIES	10
 
 static void rtlock_request(struct __test_metadata *_metadata, char *letter,
-			   int *kept)
+			   int *woke, int *kept)
 {
 	const char *why = no_module();
 	char reply[64];
@@ -1380,16 +1380,16 @@ static void rtlock_request(struct __test_metadata *_metadata, char *letter,
 	}
 	if (try > RTLOCK_TRIES)
 		SKIP(return, "rtlock window missed");
-	ret = sscanf(reply, "%c %d", letter, kept);
-	ASSERT_EQ(2, ret);
+	ret = sscanf(reply, "%c %d %d", letter, woke, kept);
+	ASSERT_EQ(3, ret);
 }
 
 TEST(rtlock_reports_D)
 {
 	char letter = 0;
-	int kept;
+	int woke, kept;
 
-	rtlock_request(_metadata, &letter, &kept);
+	rtlock_request(_metadata, &letter, &woke, &kept);
 	if (letter)
 		EXPECT_EQ('D', letter);
 }
@@ -1397,11 +1397,14 @@ TEST(rtlock_reports_D)
 TEST(rtlock_keeps_wakeup)
 {
 	char letter = 0;
-	int kept = -1;
+	int woke = -1, kept = -1;
 
-	rtlock_request(_metadata, &letter, &kept);
-	if (letter)
+	rtlock_request(_metadata, &letter, &woke, &kept);
+	if (letter) {
+		/* the wakeup lands in saved_state: done, and not lost */
+		EXPECT_EQ(1, woke);
 		EXPECT_EQ(1, kept);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -24,6 +24,8 @@
  * letter the kernel reports for it, wake it and release the lock.  Having
  * the lock, it calls schedule_timeout() with no state of its own: it returns
  * at once if the wakeup was kept, it sleeps out RTLOCK_BOUND if it was lost.
+ * wake_up_process() must report the wakeup as done, though the waiter
+ * stays blocked on the lock (ttwu_state_match()).
  *
  * We hold the lock for at most RTLOCK_POLL_NS: the kthread spins until we
  * take it, so it blocks within microseconds.  If it is not a waiter by then
@@ -110,7 +112,7 @@ int sched_state_rtlock(struct sched_state_req *req)
 	struct sched_state_rtlock *r;
 	struct task_struct *task;
 	char letter = 0;
-	int ret;
+	int woke = 0, ret;
 
 	r = kzalloc_obj(*r, GFP_KERNEL);
 	if (!r)
@@ -136,7 +138,7 @@ int sched_state_rtlock(struct sched_state_req *req)
 		if (rtlock_waited(r)) {
 			letter = task_state_to_char(task);
 			r->woken = true;
-			wake_up_process(task);
+			woke = wake_up_process(task);
 		}
 		spin_unlock(&r->lock);
 	}
@@ -146,8 +148,8 @@ int sched_state_rtlock(struct sched_state_req *req)
 	if (!ret && !letter)
 		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "missed\n");
 	else if (!ret)
-		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "%c %d\n",
-				letter, r->kept);
+		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT,
+				"%c %d %d\n", letter, woke, r->kept);
 	kthread_stop_put(task);
 out_free:
 	kfree(r);
