@@ -8,16 +8,25 @@
 #
 #   mutants.sh [NAME...]   the named mutants (default: every mutants/*.patch)
 #
-# A mutant is caught ("red") only when its kernel boots and named checks
-# fail; a build failure, a panic or an oops, a hang, a boot failure or a VM
-# timeout is "broken", not a kill.  Each mutant prints one line, "<name> red: <checks>",
-# "<name> green" or "<name> broken: <why>".  A race may be missed by any
-# one run: a mutant whose header says "Runs: N" boots again while it is
-# green, up to N runs, its line saying which run ("(run 2 of 3)"); the
-# earlier runs' files are kept as custom/vm.<run>.  The same goes to
-# $BUILD/mutants/result.json, and as tables to $BUILD/mutants/table.md (a row
-# per mutant) and map.md (a row per check).  A run of every mutant keeps its
-# data in mutants/result.json and both tables in docs/mutants.md.
+# A mutant is caught ("red") only when its kernel boots and every check its
+# header names ("Checks:", the checks of its rows in mutants/rules.tsv)
+# fails; other checks may fail too.  A build failure, a panic or an oops, a
+# hang, a boot failure or a VM timeout is "broken", not a kill; a run in
+# which a named check passed, skipped or never ran is "green".  Each mutant
+# prints one line, "<name> red: <checks>", "<name> green: <why>" or "<name>
+# broken: <why>".  A race may be missed by any one run: a mutant whose
+# header says "Runs: N" boots again while it is green, up to N runs, its line
+# saying which run ("(run 2 of 3)"); the earlier runs' files are kept as
+# custom/vm.<run>.  A race's header may also raise the race's bound
+# ("Race-ms: 20000": SCHED_STATE_RACE_MS in the guest, vm.sh --env).  The
+# same goes to $BUILD/mutants/result.json, and as tables to
+# $BUILD/mutants/table.md (a row per mutant) and map.md (a row per check),
+# with the rule inventory's coverage in coverage.txt (and printed): the rows
+# of mutants/rules.tsv with a check and a mutant that went red, and every
+# other row's reason.  A run of every mutant keeps its data in
+# mutants/result.json and both tables in README.md.
+# scripts/gates/mutants-result.py reads the headers and rules.tsv and judges
+# each run.
 # Fails if any mutant is green or broken, or if the unmutated kernel (the
 # control run, first) does not pass the suite.
 #
@@ -32,7 +41,11 @@
 # .c file recompiled, vmlinux relinked), under nice.  A mutant's kernel image
 # and its suite (the module built against its build) are staged out of the
 # tree before the revert, so that its VM run (scripts/vm/vm.sh, which takes
-# the machine's VM lock) overlaps the next mutant's build.
+# the machine's VM lock) overlaps the next mutant's build.  The guest runs
+# vm.sh's suite (guest/suite.sh: the default run, then the hung-task
+# program) with each program's timeout raised to $SUITE_TIMEOUT s, so that a
+# mutant which leaves a check to the harness's own timeout still has every
+# later check reported.
 #
 # Each kernel's control run is $BUILD/mutants/control-<kernel>/.
 # Per mutant, in $BUILD/mutants/<name>/: build.log, stage.log
@@ -47,15 +60,16 @@
 MUTANTS_DIR=$TOP/mutants
 OUT=$BUILD/mutants
 JOBS=${JOBS:-$(nproc)}
-# a suite run takes 1-2 minutes; a hung mutant should not cost 10
-VM_TIMEOUT=${MUTANT_TIMEOUT:-420}
+# a suite run takes 1-2 minutes; a hung mutant should not cost 10.  A
+# mutant may leave checks to their timeouts: the default program may take
+# SUITE_TIMEOUT (ignored-sigchld-leaves-zombie's takes 3 minutes), the boot
+# and the hung-task program the rest
+SUITE_TIMEOUT=300
+VM_TIMEOUT=${MUTANT_TIMEOUT:-$((SUITE_TIMEOUT + 180))}
+RESULT=$TOP/scripts/gates/mutants-result.py
 
 # files PATCH: the files a patch changes, relative to the tree's top
 files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
-# module_only PATCH: its header says "Build: module": a header that only
-# the module's code is to see changed (a macro it expands); the kernel is
-# not rebuilt, the module is built against the patched tree
-module_only() { sed -n '/^--- /q; /^Build: *module *$/p' "$1" | grep -q .; }
 
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
@@ -72,16 +86,24 @@ for n in "${names[@]}"; do
 done
 [ -d "$KSRC/tools/testing/selftests/sched_state" ] || die "KSRC=$KSRC has no sched_state: run make tree"
 
+# each mutant's header, read (and checked) once: its kernel, "Build:
+# module" (a header that only the module's code is to see changed, a macro
+# or inline it expands: the kernel is not rebuilt, the module is built
+# against the patched tree), its runs and its race bound
+declare -A kernel_of module_of runs_of race_of
+plan=$(python3 "$RESULT" --plan "${names[@]}") || die "a mutant's header is wrong (above)"
+while IFS=$'\t' read -r n k m r ms; do
+	kernel_of[$n]=$k module_of[$n]=$m runs_of[$n]=$r race_of[$n]=$ms
+done <<<"$plan"
+
 start=$SECONDS
 pristine=$("$TOP/scripts/tree/mainline.sh")
 mkdir -p "$CACHE/mutants" "$OUT"
 # the kernel each mutant breaks: its header's "Kernel:", by default the
 # kernel of the role "default" (mainline)
 default=$(kernels name role=default)
-declare -A kernel_of
 for n in "${names[@]}"; do
-	kernel_of[$n]=$(sed -n '/^--- /q; s/^Kernel: *\([^ ]*\) *$/\1/p' "$MUTANTS_DIR/$n.patch")
-	: "${kernel_of[$n]:=$default}"
+	[ "${kernel_of[$n]}" != - ] || kernel_of[$n]=$default
 done
 mapfile -t knames < <(printf '%s\n' "${kernel_of[@]}" | sort -u)
 
@@ -100,7 +122,7 @@ use_kernel()
 	flock -n 9 || { say "mutants: waiting for another run on $work"; flock 9; }
 }
 
-# revert PATCH: back to the pristine tree's content, or fail
+# revert PATCH NAME: back to the pristine tree's content, or fail
 revert()
 {
 	local f
@@ -112,7 +134,7 @@ revert()
 			die "$src/$f differs from the pristine tree after reverting ${1##*/}; remove $work"
 		# no kernel object saw the change: back to the pristine file and
 		# its time, or the next build recompiles all that includes it
-		! module_only "$1" || ln -f "$pristine/$f" "$src/$f"
+		[ "${module_of[$2]}" = 0 ] || ln -f "$pristine/$f" "$src/$f"
 	done
 	rm -f "$work/applied"
 }
@@ -169,81 +191,13 @@ kmake()
 }
 
 # runs NAME: how many suite runs NAME may take to turn checks red: its
-# header's "Runs:" (a race, which any one run may miss), else 1
-runs()
-{
-	local r
-
-	r=$(sed -n '/^--- /q; s/^Runs: *\([0-9][0-9]*\) *$/\1/p' "$MUTANTS_DIR/$1.patch")
-	echo "${r:-1}"
-}
+# header's "Runs:" (a race, which any one run may miss), else 1; the
+# control's one
+runs() { echo "${runs_of[$1]:-1}"; }
 
 # judge NAME VMRC RUN: the verdict of NAME's RUNth run, one line on stdout,
 # its data in $OUT/NAME/verdict.json
-judge()
-{
-	python3 - "$OUT/$1" "$1" "$2" "$MUTANTS_DIR/$1.patch" "$kname" "$3" "$(runs "$1")" <<-'EOF'
-	import json, os, sys
-	out, name, vmrc, patch, kernel, run, runs = sys.argv[1:]
-	head = {}
-	for l in open(patch):
-	    if l.startswith('--- '):
-	        break
-	    k, sep, v = l.partition(': ')
-	    if sep:
-	        head[k.lower()] = v.strip()
-	v = {'mutant': name, 'breaks': head.get('breaks'), 'code': head.get('code'),
-	     'kernel': kernel, 'run': int(run), 'runs': int(runs),
-	     'verdict': None, 'why': None, 'red': [], 'reports': 0,
-	     'result': f'{out}/custom/vm/result.json'}
-	try:
-	    v['build_seconds'] = int(open(f'{out}/build_seconds').read())
-	except (OSError, ValueError):
-	    pass
-	try:
-	    r = json.load(open(v['result']))
-	except (OSError, ValueError) as e:
-	    r = None
-	    v['verdict'], v['why'] = 'broken', f'no result.json from the VM run (rc {vmrc})'
-	if r:
-	    v['reports'] = r['counts']['reports']
-	    v['seconds'] = r['seconds']['host']
-	    # the kernel crashed, if only in part: what the suite saw then
-	    # is the crash's doing, not the mutant's own
-	    crash = ('Kernel panic', 'Oops', 'kernel BUG at',
-	             'general protection fault', 'Unable to handle kernel')
-	    panic = [k['text'] for k in r['kernel_reports']
-	             if any(c in k['text'] for c in crash)]
-	    hung = [p for p in r['problems'] if 'guest crashed or hung' in p or
-	            'QEMU exited' in p]
-	    if r['seconds']['guest_boot'] is None:
-	        v['verdict'], v['why'] = 'broken', 'the kernel did not reach /init'
-	    elif r['timed_out']:
-	        v['verdict'] = 'broken'
-	        v['why'] = next((p for p in r['problems'] if p.startswith('TIMEOUT')),
-	                        'VM timeout')
-	    elif panic:
-	        v['verdict'], v['why'] = 'broken', panic[0].strip()
-	    elif hung:
-	        v['verdict'], v['why'] = 'broken', hung[0]
-	    elif r['counts']['top'] == 0:
-	        v['verdict'], v['why'] = 'broken', 'the suite reported no result'
-	    else:
-	        red = [t['name'] for t in r['tests'] if t['depth'] >= 1 and
-	               t['result'] == 'fail' and not t['children']]
-	        v['red'] = list(dict.fromkeys(red))
-	        v['verdict'] = 'red' if red else 'green'
-	json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
-	line = f"{name} {v['verdict']}"
-	if int(runs) > 1:
-	    line += f" (run {run} of {runs})"
-	if v['verdict'] == 'red':
-	    line += ': ' + ', '.join(v['red'])
-	elif v['verdict'] == 'broken':
-	    line += ': ' + v['why']
-	print(line)
-	EOF
-}
+judge() { python3 "$RESULT" --judge "$OUT/$1" "$1" "$2" "$3" "$kname"; }
 
 # stage NAME [IMAGE]: after NAME's build, what its run needs outside the
 # working tree: the kernel image (IMAGE, else the one just built), and the
@@ -258,11 +212,16 @@ stage()
 
 # boot NAME: the suite on NAME's staged kernel, in the background (its own
 # process group, so that an interrupted run stops it and its QEMU); vm.sh
-# waits for the machine's VM lock.  Sets vm_pid and vm_name.
+# waits for the machine's VM lock.  A race's bound goes to the guest's
+# environment.  Sets vm_pid and vm_name.
 boot()
 {
+	local env=()
+
+	[ "${race_of[$1]:-0}" = 0 ] || env=(--env "SCHED_STATE_RACE_MS=${race_of[$1]}")
 	setsid env KARCH=x86_64 "$TOP/scripts/vm/vm.sh" --kimage "$OUT/$1/bzImage" \
 		--ksft "$OUT/$1/custom/kselftest" --out "$OUT/$1/custom/vm" \
+		--guest-cmd "sh /guest/suite.sh -o $SUITE_TIMEOUT" "${env[@]}" \
 		--timeout "$VM_TIMEOUT" >"$OUT/$1/run.log" 2>&1 &
 	vm_pid=$! vm_name=$1
 }
@@ -299,20 +258,10 @@ landed()
 }
 
 # broken NAME WHY: a mutant that never reached its VM run
-broken()
-{
-	python3 - "$OUT/$1" "$1" "$2" "$kname" <<-'EOF'
-	import json, sys
-	out, name, why, kernel = sys.argv[1:]
-	json.dump({'mutant': name, 'kernel': kernel, 'verdict': 'broken',
-	           'why': why, 'red': []},
-	          open(f'{out}/verdict.json', 'w'), indent=1)
-	print(f'{name} broken: {why}')
-	EOF
-}
+broken() { python3 "$RESULT" --broken "$OUT/$1" "$1" "$2" "$kname"; }
 
 current=
-trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$current"' EXIT
+trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$MUTANTS_DIR/$current.patch" "$current"' EXIT
 rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control*
 # mutate K: kernel K's control run, then its mutants
 mutate()
@@ -323,8 +272,15 @@ mutate()
 	# a run that was stopped with a mutant applied left it there
 	if [ -f "$work/applied" ] && [ -f "$work/ready" ]; then
 		p=$(cat "$work/applied")
-		say "mutants: reverting ${p##*/}, left applied by a stopped run"
-		revert "$p"
+		n=${p##*/}
+		n=${n%.patch}
+		say "mutants: reverting $n, left applied by a stopped run"
+		# not in this run: its header's Build:, else a kernel mutant's
+		# revert (the file keeps its new time: what saw it rebuilds)
+		[ -n "${module_of[$n]:-}" ] ||
+			module_of[$n]=$(python3 "$RESULT" --plan "$n" 2>/dev/null | cut -f 3)
+		: "${module_of[$n]:=0}"
+		revert "$p" "$n"
 	fi
 	make_base
 
@@ -354,11 +310,11 @@ mutate()
 				die "$src/$f is still the pristine tree's file"
 		done
 		echo "$p" >"$work/applied"
-		current=$p
+		current=$n
 		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" ||
 			die "mutant $n does not apply to $pristine"
 		ok=
-		if module_only "$p"; then
+		if [ "${module_of[$n]}" = 1 ]; then
 			say "mutants: $n: the module only, on the unmutated kernel"
 			# $obj's image is the last kernel mutant's until the next build
 			if stage "$n" "$OUT/$control/bzImage"; then
@@ -374,7 +330,7 @@ mutate()
 			ok=1
 		fi
 		echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
-		revert "$p"
+		revert "$p" "$n"
 		current=
 		landed
 		if [ -n "$ok" ]; then
@@ -391,11 +347,11 @@ for k in "${knames[@]}"; do
 done
 
 rc=0
-python3 "$TOP/scripts/gates/mutants-result.py" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
-# a run of every mutant is the one docs/mutants.md shows
+python3 "$RESULT" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
+# a run of every mutant is the one README.md shows
 if [ $# -eq 0 ]; then
-	python3 "$TOP/scripts/gates/mutants-result.py" --readme "$OUT/result.json"
-	say "mutants: docs/mutants.md's tables and mutants/result.json made anew from this run"
+	python3 "$RESULT" --readme "$OUT/result.json"
+	say "mutants: README.md's tables and mutants/result.json made anew from this run"
 fi
 exit $rc
 }
