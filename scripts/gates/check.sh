@@ -167,13 +167,14 @@ maintainers()
 	done
 }
 
-# make help names every .PHONY target and every variable the scripts read
-# (less those check.sh and the scripts hand each other).
+# make help names every .PHONY target; docs/variables.md every variable the
+# scripts read (less those check.sh and the scripts hand each other).
 help_lists_all()
 {
 	local out t v missing=0
 
 	out=$(make -s -C "$TOP" help) || return 1
+	[ "$(wc -l <<<"$out")" -le 25 ] || { echo "make help is over 25 lines"; missing=1; }
 	for t in $(sed -n 's/^\.PHONY: //p' "$TOP/Makefile"); do
 		grep -qE "^  make $t( |$)" <<<"$out" || { echo "make help lacks target $t"; missing=1; }
 	done
@@ -182,7 +183,8 @@ help_lists_all()
 		case $v in
 		CLEAN_DEBIAN_INNER|KARCH|KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
 		esac
-		grep -qE "(^|[ ,])$v=" <<<"$out" || { echo "make help lacks variable $v"; missing=1; }
+		grep -qF "\`$v=" "$TOP/docs/variables.md" ||
+			{ echo "docs/variables.md lacks variable $v"; missing=1; }
 	done
 	return $missing
 }
@@ -304,7 +306,7 @@ gate "compare.py statistics self-test" python3 "$TOP/scripts/bench/compare.py" -
 # make check-full's run of every mutant writes docs/mutants.md's tables and
 # mutants/result.json anew: it checks them after that run
 [ $full = 1 ] || mutant_tables
-gate "make help names every target and variable" help_lists_all
+gate "make help names every target, docs/variables.md every variable" help_lists_all
 gate "docs build adds no warning" "$TOP/scripts/gates/docs.sh"
 gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
 
