@@ -258,31 +258,14 @@ pick_kernel()
 # "<name> <release> <pass> pass <skip> skip <fail> fail", from a vm.sh run
 matrix_record()
 {
-	python3 - "$BUILD/matrix.txt" "$1" "$KVER" "$2" "$3" <<-'EOF'
-	import json, sys
-	path, name, release, result, rc = sys.argv[1:]
-	c = json.load(open(result))["counts"]
-	line = f'{name} {release} {c["pass"]} pass {c["skip"]} skip {c["fail"]} fail'
-	line += "\n" if rc == "0" else " (run FAILED: see its vm.log)\n"
-	try:
-	    lines = [l for l in open(path) if l.split()[:1] != [name]]
-	except FileNotFoundError:
-	    lines = []
-	open(path, "w").writelines(lines + [line])
-	EOF
+	python3 "$TOP/scripts/vm/result.py" matrix "$BUILD/matrix.txt" "$1" "$KVER" "$2" "$3"
 }
 
 # result_value RESULT_JSON KEY[.KEY...]: one value of a vm.sh result.json
 # (a list index is a KEY too), as JSON unless it is a string
 result_value()
 {
-	python3 - "$@" <<-'EOF'
-	import json, sys
-	v = json.load(open(sys.argv[1]))
-	for k in sys.argv[2].split('.'):
-	    v = v[int(k)] if isinstance(v, list) else v[k]
-	print(v if isinstance(v, str) else json.dumps(v))
-	EOF
+	python3 "$TOP/scripts/vm/result.py" value "$@"
 }
 
 # stress_command: the guest command of scripts/vm/guest/stress.sh, the
@@ -303,36 +286,5 @@ stress_command()
 # or failed.
 stress_figures()
 {
-	python3 - "$1" <<-'EOF'
-	import json, sys
-	out = sys.argv[1]
-	want = {'sched_state_fuzz': ['bad requests', 'fuzz: ',
-	                             'sanity after fuzz'],
-	        'sched_state_lifecycle': ['load/unload cycles: ',
-	                                  'rmmod with a request in flight: ',
-	                                  'SIGKILL at random points: ',
-	                                  'SIGKILL in each state: ',
-	                                  'parallel writers: ']}
-	try:
-	    r = json.load(open(f'{out}/result.json'))
-	    stress = json.load(open(f'{out}/files/stress.json'))
-	except (OSError, ValueError) as e:
-	    print(f'no stress results: {e}')
-	    sys.exit(1)
-	print(f"seed {stress['seed']} (replay: STRESS_SEED={stress['seed']}), "
-	      f"{stress['inputs']} fuzz junk requests")
-	missing = []
-	for prog, names in want.items():
-	    tests = [t for t in r['tests'] if len(t['path']) >= 2 and
-	             t['path'][-2] == prog]
-	    for name in names:
-	        got = [t for t in tests if t['name'].startswith(name)]
-	        for t in got:
-	            print(f"{prog}: {t['result']}: {t['name']}")
-	        if not got or any(t['result'] != 'pass' for t in got):
-	            missing.append(f"'{prog}: {name}'")
-	if missing:
-	    print('missing or failed results: ' + ' '.join(missing))
-	    sys.exit(1)
-	EOF
+	python3 "$TOP/scripts/vm/result.py" stress "$1"
 }

@@ -143,13 +143,7 @@ bench_collect()
 # bench_facts KNAME: "KNAME: release, N CPUs, accel" from its results
 bench_facts()
 {
-	python3 - "$1" "$out/$1-unlink1.json" "$BUILD/$1/bench/result.json" <<-'EOF'
-	import json, sys
-	name, unlink, result = sys.argv[1:]
-	u, r = json.load(open(unlink)), json.load(open(result))
-	print(f"{name}: {u.get('kernel', '?')}, {u.get('ncpus', '?')} CPUs, "
-	      f"{r['arch']} under {r['accel'].upper()}")
-	EOF
+	python3 "$TOP/scripts/vm/result.py" facts "$1" "$out/$1-unlink1.json" "$BUILD/$1/bench/result.json"
 }
 
 # compare_sets FILE PLOT SETS...: compare.py's full table into FILE (and

@@ -59,39 +59,7 @@ CHILD_CHECKS="busy_loop_is_R pipe_read_sleeps_S sigstop_stops_T sigkill_ends_sto
 # elsewhere: any report of the default run fails the run).
 farm_default()
 {
-	python3 - "$BUILD/$1/vm/result.json" <<-'EOF'
-	import json, re, sys
-	r = json.load(open(sys.argv[1]))
-	tests, bad = r['tests'], []
-	default = 'selftests: sched_state: sched_state.sh'
-	hung = default + ' hung_task'
-	top = [t['name'] for t in tests if t['depth'] == 0]
-	if top != [default, hung]:
-	    bad.append(f'top-level results {top}, not [{default!r}, {hung!r}]')
-	under = lambda p: [t['name'] for t in tests
-	                   if t['depth'] >= 1 and t['path'][0] == p]
-	farm, ht = under(default), under(hung)
-	farm_hung = [n for n in farm if re.match(r'hung_task\.', n)]
-	bad += [f'{n}: a hung_task result in the default run' for n in farm_hung]
-	bad += [f'{n}: not a hung_task result, under {hung}' for n in ht
-	        if not re.match(r'hung_task\.', n)]
-	if not ht:
-	    bad.append(f'no result under {hung}')
-	c, part = r['counts'], r['hung_task_part'] or {'dmesg_lines': [None, None]}
-	b, e = part['dmesg_lines']
-	for a in r['accepted_reports']:
-	    if b is None or a['line'] < b or (e is not None and a['line'] > e):
-	        bad.append(f"accepted outside the hung-task part: dmesg.log:{a['line']}")
-	print(f"the default run: {len(farm)} results, {len(farm_hung)} hung_task; the "
-	      f"hung-task program: {len(ht)} results; kernel reports: "
-	      f"{c['reports']}; accepted hung-task reports: {c['accepted']}, in "
-	      f"dmesg.log lines {b}..{e}")
-	if not r['ok'] or c['reports']:
-	    bad.append(f"the run failed: {'; '.join(r['problems'])}")
-	for x in bad:
-	    print('  ' + x)
-	sys.exit(1 if bad else 0)
-	EOF
+	python3 "$TOP/scripts/vm/result.py" farm-default "$BUILD/$1/vm/result.json"
 }
 
 # A developer's path on this host's kernel, without the module: one entry,
@@ -117,40 +85,7 @@ host_kselftest()
 # host_result RESULT_JSON: what host_kselftest requires of its results
 host_result()
 {
-	python3 - "$1" <<-'EOF'
-	import json, os, re, sys
-	r = json.load(open(sys.argv[1]))
-	tests, bad = r['tests'], list(r['problems'])
-	top = [t for t in tests if t['depth'] == 0]
-	if [(t['name'], t['result']) for t in top] != \
-	        [('selftests: sched_state: sched_state.sh', 'pass')]:
-	    bad.append('not one passing sched_state.sh: ' +
-	               ', '.join(f"{t['name']} {t['result']}" for t in top))
-	nested = [t for t in tests if t['depth'] == 1]
-	if not top or top[0]['planned'] != len(nested):
-	    bad.append(f"{len(nested)} nested results, planned "
-	               f"{top[0]['planned'] if top else None}")
-	# the child checks need no module, nor the freezer's (they pass, or
-	# skip without a v1 freezer): the others skip, saying why
-	want = ['child.' + c for c in os.environ['CHILD_CHECKS'].split()]
-	proc = [t for t in nested if t['result'] == 'pass' and t['name'] in want]
-	if sorted(t['name'] for t in proc) != sorted(want):
-	    bad.append(f"child checks passed: {' '.join(t['name'] for t in proc)}; "
-	               f"not all of {' '.join(want)}")
-	for t in nested:
-	    if t in proc or (t['result'] == 'pass' and
-	                     re.fullmatch(r'freezer\.[A-Za-z_]+', t['name'])):
-	        continue
-	    if t['result'] != 'skip' or not re.fullmatch(r'[A-Za-z_.]+', t['name']) \
-	            or not re.match(r'[a-z]', t['comment'] or ''):
-	        bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}")
-	c = r['counts']
-	print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
-	      f"{c['skip']} skip, {c['fail']} fail")
-	for b in bad:
-	    print('  ' + b)
-	sys.exit(1 if bad else 0)
-	EOF
+	python3 "$TOP/scripts/vm/result.py" host "$1"
 }
 
 # get_maintainer.pl sends the new files to the scheduler maintainers.
@@ -217,41 +152,7 @@ non_root()
 	cat "$out/wrapper.log"
 	python3 "$TOP/scripts/vm/ktap.py" --log "$out/harness.log" "$out/harness.json" >/dev/null
 	python3 "$TOP/scripts/vm/ktap.py" --log "$out/wrapper.log" "$out/wrapper.json" >/dev/null
-	CHILD_CHECKS=$CHILD_CHECKS python3 - "$out" "$rc1" "$rc2" <<-'EOF'
-	import json, os, sys
-	out, rc1, rc2 = sys.argv[1:]
-	want = {'child.' + c for c in os.environ['CHILD_CHECKS'].split()}
-	bad, seen = [], {}
-	for prog, rc in (('sched_state_test', rc1), ('sched_state.sh', rc2)):
-	    r = json.load(open(f'{out}/{"harness" if prog.endswith("test") else "wrapper"}.json'))
-	    tests = [t for t in r['tests'] if t['depth'] == 0]
-	    c = r['counts']
-	    if rc != '0':
-	        bad.append(f'{prog}: exit {rc}, not 0')
-	    if not tests or c['planned'] != len(tests):
-	        bad.append(f"{prog}: {len(tests)} results, planned {c['planned']}")
-	    bad += [f'{prog}: {p}' for p in r['problems']]
-	    passed = {t['name'] for t in tests if t['result'] == 'pass'}
-	    if passed != want:
-	        bad.append(f"{prog}: passed {' '.join(sorted(passed))}; not "
-	                   f"{' '.join(sorted(want))}")
-	    for t in tests:
-	        if t['name'] not in want and (t['result'] != 'skip' or
-	                                      not (t['comment'] or '').startswith('needs ')):
-	            bad.append(f"{prog}: {t['name']}: {t['result']} "
-	                       f"{t['comment'] or ''}, not a skip with its reason")
-	    seen[prog] = [(t['name'], t['result'], t['comment']) for t in tests]
-	    root = sum(t['comment'] == 'needs root' for t in tests)
-	    print(f"{prog} as nobody: exit {rc}, {c['pass']} pass, {c['skip']} skip "
-	          f"({root} 'needs root'), {c['fail']} fail")
-	if seen.get('sched_state_test') != seen.get('sched_state.sh'):
-	    bad.append('sched_state.sh and sched_state_test differ in their results')
-	calls = open(f'{out}/calls').read().split('\n')[:-1]
-	bad += [f'sched_state.sh as nobody ran {c}' for c in calls]
-	for b in bad:
-	    print('  ' + b)
-	sys.exit(1 if bad else 0)
-	EOF
+	CHILD_CHECKS=$CHILD_CHECKS python3 "$TOP/scripts/vm/result.py" nobody "$out" "$rc1" "$rc2"
 }
 
 # The mutants make check runs (make check-full: all of mutants/): one per

@@ -62,16 +62,7 @@ echo "kernel: $build"
 figures=0
 stress_figures "$out/vm" || figures=1
 if [ -f "$result" ]; then
-	python3 - "$result" <<-'EOF'
-	import json, sys
-	r = json.load(open(sys.argv[1]))
-	c, s = r['counts'], r['seconds']
-	print(f"boot-to-done: {s['guest_run']} s in the guest, {s['host']} s on the host")
-	print(f"tests: {c['top']} top-level, {c['pass']} pass, {c['skip']} skip, "
-	      f"{c['fail']} fail (nested included)")
-	print(f"kernel reports: {c['reports']} ({c['accepted']} expected hung-task "
-	      "reports accepted)")
-	EOF
+	python3 "$TOP/scripts/vm/result.py" summary "$result"
 else
 	echo "no $result: vm.sh did not finish"
 fi

@@ -151,31 +151,7 @@ make_base()
 	cp -a "$base" "$obj"
 	# kbuild's commands name the source and build directories by absolute
 	# path: the same commands with the new paths, or every object rebuilds
-	python3 - "$obj" "$pristine" "$src" "$base" "$obj" <<-'EOF'
-	import os, sys
-	top, *pairs = sys.argv[1:]
-	pairs = [(pairs[i].encode(), pairs[i + 1].encode()) for i in (0, 2)]
-	for d, _, names in os.walk(top):
-	    for n in names:
-	        p = os.path.join(d, n)
-	        if os.path.islink(p):
-	            t = os.readlink(p).encode()
-	            for old, new in pairs:
-	                t = t.replace(old, new)
-	            os.unlink(p)
-	            os.symlink(t, p)
-	            continue
-	        data = open(p, 'rb').read()
-	        if b'\0' in data:
-	            continue
-	        new = data
-	        for o, r in pairs:
-	            new = new.replace(o, r)
-	        if new != data:
-	            st = os.stat(p)
-	            open(p, 'wb').write(new)
-	            os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
-	EOF
+	python3 "$TOP/scripts/gates/repath.py" "$obj" "$pristine" "$src" "$base" "$obj"
 	kmake base || die "the copy of the $kname kernel does not build; log: $OUT/base.log"
 	touch "$work/ready"
 }

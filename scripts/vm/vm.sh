@@ -597,99 +597,10 @@ split_then() {
 	mv "$1.tmp" "$1"
 }
 
-# result.json, and the TAP's own problems: see write_result
+# result.json, and the TAP's own problems: scripts/vm/result.py write
 write_result() {
-	python3 - "$HERE" "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
-		"${timedout:+1}" "${GUEST_ENVS[@]}" <<-'PYEOF'
-	import re, sys
-
-	here, out, kimage, arch, accel, seconds, limit, timedout = sys.argv[1:9]
-	guest_env = dict(e.split('=', 1) for e in sys.argv[9:])
-	problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
-	tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
-	console = open(f'{out}/console.txt', errors='replace').read()
-
-	def problem(text):
-	    print(f'vm.sh: {text}')
-	    problems.append(text)
-
-	# the tests, the files the guest handed back and the TAP's own
-	# problems: scripts/vm/ktap.py, the one reader of the TAP
-	sys.path.insert(0, here)
-	import ktap
-	parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
-	for p in parsed['problems']:
-	    problem(p)
-	tests = parsed['tests']
-
-	def uptime(what):
-	    m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
-	    return float(m[1]) if m else None
-	booted, done = uptime('booted'), uptime('done')
-	since = 'boot'
-	if booted is None and uptime('then') is not None:
-	    booted, since = uptime('then'), 'its start'  # --then-cmd's part
-	rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
-	def numbered(path):
-	    rows = []
-	    for l in open(path):
-	        n, _, text = l.rstrip('\n').partition(':')
-	        rows.append({'line': int(n), 'text': text})
-	    return rows
-	reports, accepted = numbered(f'{out}/reports'), numbered(f'{out}/accepted')
-	# the hung-task part: its marks in the kernel log (guest/suite.sh)
-	marks = {}
-	for n, l in enumerate(open(f'{out}/dmesg.log', errors='replace'), 1):
-	    m = re.fullmatch(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: '
-	                     r'hung_task (begin|end)\n?', l)
-	    if m and m[2] not in marks:
-	        marks[m[2]] = (n, float(m[1]) if m[1] else None)
-	part = None
-	if 'begin' in marks:
-	    part = {'dmesg_lines': [marks['begin'][0],
-	                            marks['end'][0] if 'end' in marks else None]}
-	hung_secs = None
-	if part and 'end' in marks and None not in (marks['begin'][1], marks['end'][1]):
-	    hung_secs = round(marks['end'][1] - marks['begin'][1], 2)
-	r = {
-	    'kimage': kimage, 'arch': arch, 'accel': accel,
-	    'guest_rc': int(rc[1]) if rc else None,
-	    'timed_out': bool(timedout),
-	    'ok': not problems,
-	    'problems': problems,
-	    'counts': dict(parsed['counts'], reports=len(reports),
-	                   accepted=len(accepted)),
-	    'seconds': {'host': int(seconds), 'timeout': int(limit),
-	                'guest_boot': booted,
-	                'guest_run': round(done - booted, 2)
-	                if booted is not None and done is not None else None,
-	                'hung_task': hung_secs},
-	    'tests': tests,
-	    'kernel_reports': reports,
-	    'accepted_reports': accepted,
-	    'hung_task_part': part,
-	    'guest_env': guest_env,
-	    'files': parsed['files'], 'bad_files': parsed['bad_files'],
-	    'logs': {k: f'{out}/{v}' for k, v in (
-	        ('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
-	        ('console', 'console.txt'), ('qemu', 'qemu.log'))},
-	}
-	ktap.write(f'{out}/result.json', r)
-	c, secs = r['counts'], r['seconds']
-	print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on "
-	      'the host, ' + (f"{secs['guest_run']} s from {since} to done in the guest"
-	                      if secs['guest_run'] is not None else
-	                      'no boot-to-done time from the guest') +
-	      (f" (the hung-task program {secs['hung_task']} s)"
-	       if secs['hung_task'] is not None else '') +
-	      f", guest rc {r['guest_rc']}; tests: {c['top']} top-level, "
-	      f"{c['pass']} pass, {c['skip']} skip, {c['fail']} fail (nested "
-	      f"included); kernel reports: {c['reports']} ({c['accepted']} "
-	      'expected hung-task reports accepted); files: ' +
-	      (' '.join(f['name'] for f in r['files']) or 'none') +
-	      f"; result: {out}/result.json")
-	sys.exit(0 if r['ok'] else 1)
-	PYEOF
+	python3 "$HERE/result.py" write "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
+		"${timedout:+1}" "${GUEST_ENVS[@]}"
 }
 
 bad=0
