@@ -203,7 +203,6 @@ gate "deps and tree" bash -c '"$0"/deps.sh check && "$0"/prepare-tree.sh' "$TOP/
 gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $full = 1 ] && echo ', make run')" \
 	"$TOP/scripts/gates/clean-debian.sh" $([ $full = 1 ] && echo --run)
 gate "checkpatch --strict" "$TOP/scripts/gates/checkpatch.sh"
-gate "compare.py statistics self-test" python3 "$TOP/scripts/bench/compare.py" --self-test
 # make check-full's run of every mutant writes docs/mutants.md's tables and
 # mutants/result.json anew: it checks them after that run
 [ $full = 1 ] || mutant_tables

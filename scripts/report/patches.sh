@@ -33,7 +33,7 @@
 # PATCHES_BASE: the pristine tree (default scripts/tree/mainline.sh's).
 # $BUILD/matrix.txt, if there, is the last matrix run the cover reports;
 # mutants/result.json, the last run of every kernel mutant; bench/result.json,
-# the make bench run kept for it (scripts/bench/bench-result.py).
+# the make bench run kept for it (scripts/bench/bench.py).
 . "$(dirname "$0")/../lib.sh"
 
 check=0
@@ -180,7 +180,7 @@ rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_st
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
 tested=$(matrix) || exit 2
 mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
-benched=$(python3 "$TOP/scripts/bench/bench-result.py" --cover) || die "no bench/result.json: run make bench"
+benched=$(python3 "$TOP/scripts/bench/bench.py" cover) || die "no bench/result.json: run make bench"
 # an unsigned series says so where its reader looks first: the cover letter
 unsigned=
 [ "$signoff" -eq 1 ] || unsigned=$'\n\n'$(fmt -w 72 <<EOF

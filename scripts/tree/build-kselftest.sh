@@ -75,7 +75,7 @@ build_key()
 		(cd "$TOP" && git ls-files -co --exclude-standard -z -- scripts/lib.sh \
 			scripts/tree/build-kselftest.sh scripts/tree/tooling-programs.mk \
 			scripts/tree/module-compat.h scripts/gates/module-tests \
-			scripts/bench/seed scripts/bench/unlink_bench.c | xargs -0 sha256sum --)
+			scripts/bench/seed scripts/bench/unlink1.c | xargs -0 sha256sum --)
 	} | sha256sum | cut -c1-12
 }
 

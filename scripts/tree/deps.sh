@@ -27,7 +27,6 @@ check=(
 	python3-sphinx python3-sphinx-rtd-theme	# the docs build
 	git python3-ply python3-git		# make patches; checkpatch runs spdxcheck.py
 	python3-yaml				# ci-jobs.py loads the CI job entries
-	gnuplot-nox				# compare.py's plots
 	debootstrap				# clean-debian.sh's clean Debian 12
 )
 

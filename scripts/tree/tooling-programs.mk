@@ -17,7 +17,7 @@ SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 CC := $(CROSS_COMPILE)gcc
 # -D_GNU_SOURCE= as lib.mk passes it: the sources do not define it
 CFLAGS := -Wall -Wextra -O2 -D_GNU_SOURCE= -I$(SELFTESTS)/sched_state $(KHDR_INCLUDES)
-PROGS := module-tests/sched_state_fuzz bench/unlink_bench
+PROGS := module-tests/sched_state_fuzz bench/unlink1
 HDRS := $(wildcard $(SELFTESTS)/kselftest.h $(SELFTESTS)/sched_state/*.h)
 
 ifeq ($(wildcard $(SELFTESTS)/sched_state/sched_state.h),)
@@ -29,8 +29,6 @@ endif
 
 .PHONY: all install
 all: $(addprefix $(OUTPUT)/,$(PROGS))
-
-$(OUTPUT)/bench/unlink_bench: LDLIBS := -lpthread -lm
 
 $(OUTPUT)/module-tests/%: $(SCRIPTS)/gates/module-tests/%.c $(HDRS)
 	@mkdir -p $(dir $@)

@@ -9,7 +9,6 @@ readers.
     matrix MATRIX NAME RELEASE RESULT RC
     stress OUT
     summary RESULT
-    facts NAME UNLINK_JSON RESULT
     farm-default RESULT
     host RESULT (CHILD_CHECKS in the environment)
     nobody OUT RC1 RC2 (CHILD_CHECKS in the environment)
@@ -183,15 +182,6 @@ def summary(argv):
           "reports accepted)")
 
 
-def facts(argv):
-    """NAME UNLINK_JSON RESULT: "NAME: release, N CPUs, arch under accel"
-    """
-    name, unlink, result = argv[1:]
-    u, r = json.load(open(unlink)), json.load(open(result))
-    print(f"{name}: {u.get('kernel', '?')}, {u.get('ncpus', '?')} CPUs, "
-          f"{r['arch']} under {r['accel'].upper()}")
-
-
 def farm_default(argv):
     """RESULT: check.sh's farm run: the default run holds one program,
     sched_state.sh, and no hung_task result; the hung-task program's
@@ -306,7 +296,7 @@ def nobody(argv):
 
 COMMANDS = {n.replace('_', '-'): f for n, f in (
     ('write', write), ('value', value), ('matrix', matrix), ('stress', stress),
-    ('summary', summary), ('facts', facts), ('farm_default', farm_default),
+    ('summary', summary), ('farm_default', farm_default),
     ('host', host), ('nobody', nobody))}
 
 if __name__ == '__main__':

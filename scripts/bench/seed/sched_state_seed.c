@@ -9,10 +9,10 @@
  *
  * Loading it runs the benchmark in the loader's context, calls=N calls of
  * each variant, the variants taking turns in each of repeats=R rounds, and
- * prints to the kernel log, for scripts/bench/compare.py:
+ * prints to the kernel log, for scripts/bench/bench.py:
  *   sched_state_seed: kernel <release>, <calls> calls x <repeats> repeats
  *   sched_state_seed: cpu <cpu> repeat <r> ns: <variant> <ns> ...
- * Preemption is off for chunks of at most 10 ms, with cond_resched() between
+ * Preemption is off for chunks of at most 1 ms, with cond_resched() between
  * them; a fatal signal, or five minutes in all, fails the load.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -27,7 +27,7 @@
 #include <linux/utsname.h>
 
 #define SEED_BLOCK	1024U
-#define SEED_CHUNK_NS	(10 * NSEC_PER_MSEC)
+#define SEED_CHUNK_NS	NSEC_PER_MSEC
 #define SEED_MAX_MS	300000
 #define SEED_REPEATS	100
 

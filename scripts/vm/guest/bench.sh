@@ -3,11 +3,11 @@
 # comparison (the tooling's sched_state_seed.ko, its kernel log lines back
 # to the host as seed.txt), the live path (sched_state_bench with
 # test_sched_state.ko loaded, its KTAP back as live.tap) and will-it-scale
-# unlink1 (unlink_bench, its JSON back as unlink1.json): see hand_back.
+# unlink1 (unlink1, its JSON back as unlink1.json): see hand_back.
 # Run in the guest by scripts/bench/bench.sh.
 #
 # usage: sh /guest/bench.sh [SEED PARAMS] -- [SCHED_STATE_BENCH ARGS] \
-#        -- [UNLINK_BENCH ARGS]
+#        -- [UNLINK1 ARGS]
 # shellcheck source=SCRIPTDIR/tap.sh
 . /guest/tap.sh
 
@@ -45,8 +45,8 @@ tap_result 1 sched_state_seed "$(cat /tmp/rc)"
 hand_back /tmp/live.tap
 tap_result 2 sched_state_bench "$(cat /tmp/rc)"
 {
-	$tooling/unlink_bench "$@" -o /tmp/unlink1.json
+	$tooling/unlink1 "$@" -o /tmp/unlink1.json
 	echo $? >/tmp/rc
 } 2>&1 | tap_nest
 hand_back /tmp/unlink1.json
-tap_result 3 unlink_bench "$(cat /tmp/rc)"
+tap_result 3 unlink1 "$(cat /tmp/rc)"
