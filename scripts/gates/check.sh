@@ -250,8 +250,6 @@ gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM 
 # after the kernels: the cover letter carries the matrix they just measured
 gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir "$default")" "$TOP/scripts/report/patches.sh" --check
-gate "the lifecycle script waits and kills alike with and without busybox" \
-	env KERNEL="$default" "$TOP/scripts/gates/lifecycle-portability.sh"
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
 	bash -c 'python3 "$0"/vm/ktap.py --self-test >/dev/null &&
 		python3 "$0"/report/results.py --self-test >/dev/null &&

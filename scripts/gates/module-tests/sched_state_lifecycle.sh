@@ -262,9 +262,7 @@ fi
 result "$r" "rmmod with a request in flight: $what"
 loaded && rmmod "$MOD" 2>/dev/null
 
-# 3. clients SIGKILLed at random points.  No wait here but the one before
-# each kill: lifecycle-portability.sh takes the first SCHED_STATE_KILLS
-# waits after test 2 for them.
+# 3. clients SIGKILLed at random points: a random wait before each kill.
 r="not ok"
 survived=0
 if load; then
