@@ -258,14 +258,14 @@ pick_kernel()
 # "<name> <release> <pass> pass <skip> skip <fail> fail", from a vm.sh run
 matrix_record()
 {
-	python3 "$TOP/scripts/vm/result.py" matrix "$BUILD/matrix.txt" "$1" "$KVER" "$2" "$3"
+	python3 "$TOP/scripts/report/result.py" matrix "$BUILD/matrix.txt" "$1" "$KVER" "$2" "$3"
 }
 
 # result_value RESULT_JSON KEY[.KEY...]: one value of a vm.sh result.json
 # (a list index is a KEY too), as JSON unless it is a string
 result_value()
 {
-	python3 "$TOP/scripts/vm/result.py" value "$@"
+	python3 "$TOP/scripts/report/result.py" value "$@"
 }
 
 # stress_command: the guest command of scripts/vm/guest/stress.sh, the
@@ -286,5 +286,5 @@ stress_command()
 # or failed.
 stress_figures()
 {
-	python3 "$TOP/scripts/vm/result.py" stress "$1"
+	python3 "$TOP/scripts/report/result.py" stress "$1"
 }

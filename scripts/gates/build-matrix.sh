@@ -164,7 +164,7 @@ farm_tuxmake()
 	# the installed wrapper skips the module-backed tests, saying why
 	run=$("$inst/sched_state/sched_state.sh" -- -r kthread.uninterruptible.reports_state 2>&1)
 	printf '%s\n' "$run" >"$b/run.log"
-	python3 "$TOP/scripts/vm/ktap.py" --log "$b/run.log" "$b/result.json" >/dev/null || :
+	python3 "$TOP/scripts/report/ktap.py" --log "$b/run.log" "$b/result.json" >/dev/null || :
 	grep -qx "# test_sched_state.ko is not in $inst/sched_state/test_module, nor found by modprobe" <<<"$run" &&
 	[ "$(result_value "$b/result.json" tests)" != "[]" ] &&
 	[ "$(result_value "$b/result.json" tests.0.name)" = kthread.uninterruptible.reports_state ] &&

@@ -59,7 +59,7 @@ CHILD_CHECKS="busy_loop_is_R pipe_read_sleeps_S sigstop_stops_T sigkill_ends_sto
 # elsewhere: any report of the default run fails the run).
 farm_default()
 {
-	python3 "$TOP/scripts/vm/result.py" farm-default "$BUILD/$1/vm/result.json"
+	python3 "$TOP/scripts/report/result.py" farm-default "$BUILD/$1/vm/result.json"
 }
 
 # A developer's path on this host's kernel, without the module: one entry,
@@ -68,7 +68,7 @@ farm_default()
 # and the names pass farm_names.py as the farms would make them.  KDIR names no
 # tree: on a workstation with its kernel's headers, the module would
 # otherwise build and load into the running kernel.  The log's TAP goes
-# through scripts/vm/ktap.py, as a VM run's does, into
+# through scripts/report/ktap.py, as a VM run's does, into
 # host-kselftest/result.json.
 host_kselftest()
 {
@@ -77,7 +77,7 @@ host_kselftest()
 	mkdir -p "$out"
 	make -C "$KSRC" kselftest TARGETS=sched_state KDIR="$BUILD/no-kdir" 2>&1 | cat >"$out/kselftest.log"
 	cat "$out/kselftest.log"
-	python3 "$TOP/scripts/vm/ktap.py" --log "$out/kselftest.log" "$out/result.json"
+	python3 "$TOP/scripts/report/ktap.py" --log "$out/kselftest.log" "$out/result.json"
 	CHILD_CHECKS=$CHILD_CHECKS host_result "$out/result.json" &&
 	python3 "$TOP/scripts/report/farm_names.py" "$out/result.json"
 }
@@ -85,7 +85,7 @@ host_kselftest()
 # host_result RESULT_JSON: what host_kselftest requires of its results
 host_result()
 {
-	python3 "$TOP/scripts/vm/result.py" host "$1"
+	python3 "$TOP/scripts/report/result.py" host "$1"
 }
 
 # get_maintainer.pl sends the new files to the scheduler maintainers.
@@ -130,7 +130,7 @@ help_lists_all()
 # skips with its reason ("needs root"); it exits 0.  sched_state.sh does the
 # same without loading the module: modprobe, insmod and rmmod first on its
 # PATH are stubs that log any call, and none may come.  The results go
-# through scripts/vm/ktap.py, into build/non-root/.
+# through scripts/report/ktap.py, into build/non-root/.
 non_root()
 {
 	local out=$BUILD/non-root p rc1 rc2
@@ -150,9 +150,9 @@ non_root()
 		>"$out/wrapper.log" 2>&1
 	rc2=$?
 	cat "$out/wrapper.log"
-	python3 "$TOP/scripts/vm/ktap.py" --log "$out/harness.log" "$out/harness.json" >/dev/null
-	python3 "$TOP/scripts/vm/ktap.py" --log "$out/wrapper.log" "$out/wrapper.json" >/dev/null
-	CHILD_CHECKS=$CHILD_CHECKS python3 "$TOP/scripts/vm/result.py" nobody "$out" "$rc1" "$rc2"
+	python3 "$TOP/scripts/report/ktap.py" --log "$out/harness.log" "$out/harness.json" >/dev/null
+	python3 "$TOP/scripts/report/ktap.py" --log "$out/wrapper.log" "$out/wrapper.json" >/dev/null
+	CHILD_CHECKS=$CHILD_CHECKS python3 "$TOP/scripts/report/result.py" nobody "$out" "$rc1" "$rc2"
 }
 
 # The mutants make check runs (make check-full: all of mutants/): one per
@@ -251,7 +251,7 @@ gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM 
 gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir "$default")" "$TOP/scripts/report/patches.sh" --check
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
-	bash -c 'python3 "$0"/vm/ktap.py --self-test >/dev/null &&
+	bash -c 'python3 "$0"/report/ktap.py --self-test >/dev/null &&
 		python3 "$0"/report/results.py --self-test >/dev/null &&
 		python3 "$0"/report/results.py --check "$@"' \
 	"$TOP/scripts" "${runs[@]}"

@@ -62,7 +62,7 @@ echo "kernel: $build"
 figures=0
 stress_figures "$out/vm" || figures=1
 if [ -f "$result" ]; then
-	python3 "$TOP/scripts/vm/result.py" summary "$result"
+	python3 "$TOP/scripts/report/result.py" summary "$result"
 else
 	echo "no $result: vm.sh did not finish"
 fi

@@ -26,8 +26,7 @@ import sys
 
 import yaml
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results import expect  # noqa: E402
+from results import expect
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CI = os.path.join(TOP, "ci")

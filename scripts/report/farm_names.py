@@ -4,7 +4,7 @@
 
     farm_names.py RESULT_JSON...  check the results of runs (a
                                   run_kselftest.sh output as
-                                  scripts/vm/ktap.py reads it)
+                                  scripts/report/ktap.py reads it)
     farm_names.py --self-test     prove that each check can fail
 
 Names are made as Linaro test-definitions' kselftest parse-output.py (LKFT,
@@ -16,13 +16,10 @@ once (under one program, and no "_dupN"), every name is at most MAX_LEN
 characters, and all files have the same names, less the skip reasons.
 """
 import json
-import os
 import re
 import sys
 
-SCRIPTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(SCRIPTS, "vm"))
-import ktap  # noqa: E402
+import ktap
 
 MAX_LEN = 100
 

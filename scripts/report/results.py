@@ -3,7 +3,7 @@
 """A run's results where dashboards read them: JUnit XML and KCIDB v5 JSON.
 
     results.py [--kernel NAME] [--release R] DIR
-        read DIR/result.json (a run's results, as scripts/vm/ktap.py reads
+        read DIR/result.json (a run's results, as scripts/report/ktap.py reads
         them from its TAP, in vm.sh), write DIR/junit.xml and
         DIR/kcidb.json, then check both
     results.py --check DIR...   check DIR/kcidb.json and DIR/junit.xml
@@ -30,10 +30,8 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "vm")]
-import ktap  # noqa: E402
-from farm_names import slugify  # noqa: E402
+import ktap
+from farm_names import slugify
 
 SUITE = "kselftest.sched_state"
 STATUS = {"pass": "PASS", "skip": "SKIP", "fail": "FAIL"}

@@ -17,7 +17,7 @@
 #                    reports (kernel reports), accepted (the hung-task
 #                    reports the hung-task program provoked, accepted in
 #                    its part of the run: unexpected_reports)
-#   tests            every TAP result at every depth, as scripts/vm/ktap.py
+#   tests            every TAP result at every depth, as scripts/report/ktap.py
 #                    reads them: depth, number, name, result (pass, fail,
 #                    skip), directive, comment, diagnostics, planned,
 #                    children (how many), parent (its index) and path (the
@@ -89,7 +89,7 @@ DMESG_PATTERNS=(
 
 die() { echo "vm.sh: $*" >&2; exit 2; }
 msg() { echo "vm.sh: $*"; }
-HERE=$(cd "$(dirname "$0")" && pwd)	# scripts/vm: guest/, ktap.py
+HERE=$(cd "$(dirname "$0")" && pwd)	# scripts/vm: guest/
 SCRIPTS=${HERE%/*}			# arches.tsv, tree/debian.sh
 
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
@@ -597,9 +597,9 @@ split_then() {
 	mv "$1.tmp" "$1"
 }
 
-# result.json, and the TAP's own problems: scripts/vm/result.py write
+# result.json, and the TAP's own problems: scripts/report/result.py write
 write_result() {
-	python3 "$HERE/result.py" write "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
+	python3 "$HERE/../report/result.py" write "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" "$TIMEOUT" \
 		"${timedout:+1}" "${GUEST_ENVS[@]}"
 }
 

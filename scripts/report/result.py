@@ -37,7 +37,7 @@ def write(argv):
         problems.append(text)
 
     # the tests, the files the guest handed back and the TAP's own
-    # problems: scripts/vm/ktap.py, the one reader of the TAP
+    # problems: scripts/report/ktap.py, the one reader of the TAP
     parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
     for p in parsed['problems']:
         problem(p)
