@@ -324,10 +324,10 @@ done
 
 rc=0
 python3 "$RESULT" "$OUT" "$((SECONDS - start))" "${names[@]}" || rc=$?
-# a run of every mutant is the one README.md shows
+# a run of every mutant is the one docs/mutants.md shows
 if [ $# -eq 0 ]; then
 	python3 "$RESULT" --readme "$OUT/result.json"
-	say "mutants: README.md's tables and mutants/result.json made anew from this run"
+	say "mutants: docs/mutants.md's tables and mutants/result.json made anew from this run"
 fi
 exit $rc
 }
