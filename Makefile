@@ -61,7 +61,9 @@ check:
 check-full:
 	@scripts/gates/check.sh --full
 
-checkpatch: deps tree
+checkpatch:
+	@scripts/tree/deps.sh checkpatch
+	@scripts/tree/prepare-tree.sh
 	@scripts/gates/checkpatch.sh
 
 bench: tree
@@ -70,7 +72,8 @@ bench: tree
 bench-host: tree
 	@scripts/bench/bench-host.sh
 
-patches: deps
+patches:
+	@scripts/tree/deps.sh patches
 	@scripts/report/patches.sh $(if $(CHECK),--check)
 
 bump-mainline: deps

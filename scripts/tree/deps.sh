@@ -5,6 +5,9 @@
 #   deps.sh run     make run, tree, build, bench: building and booting
 #                   kernels of ARCH (default x86_64; its packages are its
 #                   column of scripts/arches.tsv)
+#   deps.sh checkpatch  make checkpatch: building, and checkpatch.pl
+#   deps.sh patches make patches: building, checkpatch.pl, git am and the
+#                   docs build
 #   deps.sh check   make check and make deps: everything, every arch
 #
 # apt's output goes to $BUILD/deps.log; one line says what is installed.
@@ -21,11 +24,11 @@ run=(
 	patch				# make tree applies patches/
 	file gcc make perl python3 xz-utils
 )
+checkpatch=(git python3-ply python3-git)	# checkpatch.pl runs spdxcheck.py
+docs=(python3-sphinx python3-sphinx-rtd-theme)	# the docs build
 check=(
 	clang coccinelle ocaml		# the static gates (sparse: scripts/gates/sparse.sh)
 	dpkg-dev			# sparse.sh: dpkg-source, dpkg-parsechangelog
-	python3-sphinx python3-sphinx-rtd-theme	# the docs build
-	git python3-ply python3-git		# make patches; checkpatch runs spdxcheck.py
 	python3-yaml				# ci-jobs.py loads the CI job entries
 	debootstrap				# clean-debian.sh's clean Debian 12
 )
@@ -43,9 +46,11 @@ arch_packages()
 
 case ${1:-} in
 run) pkgs=("${run[@]}" $(arch_packages "${ARCH:-x86_64}")) ;;
-check) pkgs=("${run[@]}" "${check[@]}"
+checkpatch) pkgs=("${run[@]}" "${checkpatch[@]}") ;;
+patches) pkgs=("${run[@]}" "${checkpatch[@]}" "${docs[@]}") ;;
+check) pkgs=("${run[@]}" "${checkpatch[@]}" "${docs[@]}" "${check[@]}"
 	     $(arch_packages $(awk '!/^#/ && NF { print $1 }' "$TOP/scripts/arches.tsv"))) ;;
-*) die "usage: $0 run|check" ;;
+*) die "usage: $0 run|checkpatch|patches|check" ;;
 esac
 
 missing=()
