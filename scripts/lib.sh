@@ -88,13 +88,18 @@ debian_uri()
 		die "no apt source of this machine serves $1 (see /etc/apt/sources.list*)"
 }
 
+# arch_names: the arches of scripts/arches.tsv, in its order
+arch_names()
+{
+	awk '!/^#/ && NF { print $1 }' "$TOP/scripts/arches.tsv"
+}
+
 # arch_row ARCH: ARCH's line of scripts/arches.tsv (ARCH: its first or its
 # Debian name)
 arch_row()
 {
 	awk -v a="$1" '!/^#/ && NF && ($1 == a || $2 == a)' "$TOP/scripts/arches.tsv" |
-		head -n 1 | grep . ||
-		die "arch $1: not in scripts/arches.tsv; known: $(awk '!/^#/ && NF { printf "%s ", $1 }' "$TOP/scripts/arches.tsv")"
+		head -n 1 | grep . || die "arch $1: not in scripts/arches.tsv; known: $(arch_names | xargs)"
 }
 
 # arch_set ARCH: set A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU

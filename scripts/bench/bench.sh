@@ -60,10 +60,8 @@ collect()
 {
 	local f
 
+	# vm.sh's verdict: no kernel report (a watchdog's included)
 	[ "$(result_value "$BUILD/$1/bench/result.json" ok 2>/dev/null)" = true ] || return 1
-	# the chunks must keep the watchdogs quiet, even under TCG
-	! grep -nE 'soft lockup|hard LOCKUP|rcu.*stall|blocked for more than' \
-		"$BUILD/$1/bench/dmesg.log" >&2 || return 1
 	for f in seed.txt live.tap unlink1.json; do
 		cp "$BUILD/$1/bench/files/$f" "$out/$1-$f" || return 1
 	done
@@ -104,7 +102,7 @@ case ${1:-} in
 	if [ -n "${BENCH_KERNELS:-}" ]; then
 		kernels=$BENCH_KERNELS
 	elif [ "${ARCH:-}" = all ]; then
-		kernels=$(for a in $(awk '!/^#/ && NF { print $1 }' "$TOP/scripts/arches.tsv"); do
+		kernels=$(for a in $(arch_names); do
 			ARCH=$a KERNEL=${BENCH_ALL:-6.12} kernel_name || exit; done) || exit
 	elif [ "${QUICK:-0}" = 1 ] || [ -n "${KIMAGE:-}" ]; then
 		kernels=single

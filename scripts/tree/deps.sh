@@ -49,7 +49,7 @@ run) pkgs=("${run[@]}" $(arch_packages "${ARCH:-x86_64}")) ;;
 checkpatch) pkgs=("${run[@]}" "${checkpatch[@]}") ;;
 patches) pkgs=("${run[@]}" "${checkpatch[@]}" "${docs[@]}") ;;
 check) pkgs=("${run[@]}" "${checkpatch[@]}" "${docs[@]}" "${check[@]}"
-	     $(arch_packages $(awk '!/^#/ && NF { print $1 }' "$TOP/scripts/arches.tsv"))) ;;
+	     $(arch_packages $(arch_names))) ;;
 *) die "usage: $0 run|checkpatch|patches|check" ;;
 esac
 

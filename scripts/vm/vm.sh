@@ -74,6 +74,8 @@ DMESG_PATTERNS=(
 	'general protection fault'
 	'INFO: task .* blocked.* for more than'	# hung task ("blocked in I/O wait")
 	'INFO: possible'			# lockdep
+	'INFO: .*detected stall'		# RCU stalls
+	'hard LOCKUP'				# the NMI watchdog
 	'={40,}'				# lockdep/KASAN/UBSAN report banner
 	'KASAN:'
 	'UBSAN:'
