@@ -259,11 +259,11 @@ pick_kernel()
 		die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
 }
 
-# matrix_record NAME RESULT_JSON RC: NAME's line in $BUILD/matrix.txt,
+# matrix_record NAME RESULT_JSON RC: NAME's entry in $BUILD/matrix.json,
 # "<name> <release> <pass> pass <skip> skip <fail> fail", from a vm.sh run
 matrix_record()
 {
-	python3 "$TOP/scripts/report/result.py" matrix "$BUILD/matrix.txt" "$1" "$KVER" "$2" "$3"
+	python3 "$TOP/scripts/report/result.py" matrix "$BUILD/matrix.json" "$1" "$KVER" "$2" "$3"
 }
 
 # result_value RESULT_JSON KEY[.KEY...]: one value of a vm.sh result.json

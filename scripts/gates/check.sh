@@ -198,7 +198,7 @@ kernel_gates()
 		env KERNEL="$k" "$TOP/scripts/gates/stress.sh"
 }
 
-rm -f "$BUILD/matrix.txt"
+rm -f "$BUILD/matrix.json"
 gate "deps and tree" bash -c '"$0"/deps.sh check && "$0"/prepare-tree.sh' "$TOP/scripts/tree"
 gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $full = 1 ] && echo ', make run')" \
 	"$TOP/scripts/gates/clean-debian.sh" $([ $full = 1 ] && echo --run)
@@ -270,6 +270,5 @@ gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak 
 gate "make kselftest on the host kernel" host_kselftest
 gate "as non-root, the harness and sched_state.sh pass the child checks and skip the rest, loading nothing" non_root
 
-echo "matrix ($BUILD/matrix.txt):"
-sed 's/^/  /' "$BUILD/matrix.txt" 2>/dev/null || echo "  (none)"
+python3 "$TOP/scripts/report/result.py" tested "$BUILD/matrix.json"
 gates "check$([ $full = 1 ] && echo -full)"

@@ -31,7 +31,7 @@
 # git identity does (signing off only if it is a real address; if not, the
 # cover letter says so, and how to sign it).
 # PATCHES_BASE: the pristine tree (default scripts/tree/mainline.sh's).
-# $BUILD/matrix.txt, if there, is the last matrix run the cover reports;
+# $BUILD/matrix.json, if there, is the last matrix run the cover reports;
 # mutants/result.json, the last run of every kernel mutant; bench/result.json,
 # the make bench run kept for it (scripts/bench/bench.py).
 . "$(dirname "$0")/../lib.sh"
@@ -157,28 +157,12 @@ commit()
 	git_series add -A && git_series commit -q --no-verify -m "$msg"
 }
 
-# The last matrix run, as $BUILD/matrix.txt records it, dated by each
-# kernel's result.json (else by matrix.txt).
-matrix()
-{
-	local f=$BUILD/matrix.txt re='^[^ ]+ [^ ]+ [0-9]+ pass [0-9]+ skip [0-9]+ fail( \(.*\))?$' k dates
-
-	[ -s "$f" ] || { echo "Test results: no matrix run recorded."; return; }
-	! grep -v '^$' "$f" | grep -vqE "$re" || die "$f: a line is not '$re'"
-	dates=$(awk 'NF { print $1 }' "$f" | while read -r k; do
-		date -u -r "$BUILD/$k/vm/result.json" +%F 2>/dev/null || date -u -r "$f" +%F
-	done | sort -u | sed -n '1p;$p' | uniq | paste -sd' ' | sed 's/ / to /')
-	printf 'Tested (%s): the suite'\''s last run under QEMU, per kernel:\n\n' "$dates"
-	grep -v '^$' "$f" | awk '{ r = ""; for (i = 9; i <= NF; i++) r = r " " $i
-		printf "  %-12s %-28s %4d pass %4d skip %4d fail%s\n", $1, $2, $3, $5, $7, r }'
-}
-
 start=$SECONDS
 say "patches: building the series in ${GEN#"$TOP"/}"
 stage && peel
 rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_series init -q -b sched_state
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do commit "$k"; done
-tested=$(matrix) || exit 2
+tested=$(python3 "$TOP/scripts/report/result.py" tested "$BUILD/matrix.json") || exit 2
 mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
 benched=$(python3 "$TOP/scripts/bench/bench.py" cover) || die "no bench/result.json: run make bench"
 # an unsigned series says so where its reader looks first: the cover letter

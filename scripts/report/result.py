@@ -7,6 +7,7 @@ readers.
     write OUT KIMAGE ARCH ACCEL SECONDS LIMIT TIMEDOUT [NAME=VALUE...]
     value RESULT KEY[.KEY...]
     matrix MATRIX NAME RELEASE RESULT RC
+    tested MATRIX
     stress OUT
     summary RESULT
     farm-default RESULT
@@ -17,6 +18,7 @@ import json
 import os
 import re
 import sys
+import time
 
 import ktap
 
@@ -122,18 +124,37 @@ def value(argv):
 
 
 def matrix(argv):
-    """MATRIX NAME RELEASE RESULT RC: NAME's line in MATRIX,
-    "<name> <release> <pass> pass <skip> skip <fail> fail"
-    """
+    """MATRIX NAME RELEASE RESULT RC: NAME's entry in MATRIX (JSON, a run's
+    counts per kernel: release, pass, skip, fail, ok, date)"""
     path, name, release, result, rc = argv[1:]
-    c = json.load(open(result))["counts"]
-    line = f'{name} {release} {c["pass"]} pass {c["skip"]} skip {c["fail"]} fail'
-    line += "\n" if rc == "0" else " (run FAILED: see its vm.log)\n"
+    c = json.load(open(result))['counts']
     try:
-        lines = [l for l in open(path) if l.split()[:1] != [name]]
+        m = json.load(open(path))
     except FileNotFoundError:
-        lines = []
-    open(path, "w").writelines(lines + [line])
+        m = {}
+    m[name] = {'release': release, 'pass': c['pass'], 'skip': c['skip'],
+               'fail': c['fail'], 'ok': rc == '0',
+               'date': time.strftime('%Y-%m-%d', time.gmtime())}
+    with open(path, 'w') as f:
+        json.dump(m, f, indent=1)
+        f.write('\n')
+
+
+def tested(argv):
+    """MATRIX: the kernels' last counts, dated, as the cover letter and make
+    check print them"""
+    try:
+        m = json.load(open(argv[1]))
+    except FileNotFoundError:
+        print('Test results: no run recorded.')
+        return
+    dates = sorted({e['date'] for e in m.values()})
+    print(f"Tested ({' to '.join(dict.fromkeys([dates[0], dates[-1]]))}): "
+          "the suite's last run under QEMU, per kernel:\n")
+    for name, e in m.items():
+        print(f"  {name:12} {e['release']:28} {e['pass']:4} pass {e['skip']:4} "
+              f"skip {e['fail']:4} fail" +
+              ('' if e['ok'] else ' (run FAILED: see its vm.log)'))
 
 
 def stress(argv):
@@ -295,7 +316,8 @@ def nobody(argv):
 
 
 COMMANDS = {n.replace('_', '-'): f for n, f in (
-    ('write', write), ('value', value), ('matrix', matrix), ('stress', stress),
+    ('write', write), ('value', value), ('matrix', matrix), ('tested', tested),
+    ('stress', stress),
     ('summary', summary), ('farm_default', farm_default),
     ('host', host), ('nobody', nobody))}
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build sched_state for one kernel, boot that kernel in QEMU and run the suite
 # in it.  The KTAP, the guest's dmesg, the console, result.json, junit.xml
-# and kcidb.json land in $BUILD/$KNAME/vm; the kernel's line in $BUILD/matrix.txt is updated.
+# and kcidb.json land in $BUILD/$KNAME/vm; the kernel's entry in $BUILD/matrix.json is updated.
 #
 #   run-suite.sh [--quick-bench] [vm.sh options]
 # --quick-bench (make run): then, in the same guest, the quick benchmark
