@@ -17,6 +17,7 @@
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -155,20 +156,29 @@ static void expect_letter(struct __test_metadata *_metadata, pid_t pid,
 }
 
 /*
- * A child with no hold on our output: one that a broken kernel leaves
- * stopped or frozen must not keep the harness's stdout open.
+ * A child with no hold on our output, nor on the runner's: one that a
+ * broken kernel leaves stopped or frozen must not keep open a pipe that
+ * someone reads to its end (kselftest/runner.sh gives its tests fds 3 and
+ * 4 too).  Only @keep, if not -1, stays open: as fd 3, which is returned.
  */
-static void detach_stdio(void)
+static int detach_fds(int keep)
 {
-	int fd = open("/dev/null", O_RDWR);
+	int fd = open("/dev/null", O_RDWR), first = keep < 0 ? 3 : 4;
 
 	if (fd >= 0) {
 		dup2(fd, 0);
 		dup2(fd, 1);
 		dup2(fd, 2);
-		if (fd > 2)
-			close(fd);
 	}
+	if (keep >= 0 && keep != 3 && dup2(keep, 3) != 3)
+		_exit(1);
+#ifdef __NR_close_range
+	if (!syscall(__NR_close_range, first, ~0U, 0))
+		return keep < 0 ? -1 : 3;
+#endif
+	for (fd = first; fd < 1024; fd++)
+		close(fd);
+	return keep < 0 ? -1 : 3;
 }
 
 static pid_t fork_pausing_child(void)
@@ -176,7 +186,7 @@ static pid_t fork_pausing_child(void)
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		detach_stdio();
+		detach_fds(-1);
 		for (;;)
 			pause();
 	}
@@ -428,22 +438,28 @@ static void freezer_child(int fd)
 	struct sigaction sa = { .sa_handler = freezer_child_signalled };
 	struct timespec ts = { 3600, 0 };
 
-	freezer_child_fd = fd;
-	detach_stdio();
-	if (sigaction(SIGUSR1, &sa, NULL) || write(fd, "r", 1) != 1)
+	freezer_child_fd = detach_fds(fd);
+	if (sigaction(SIGUSR1, &sa, NULL) || write(freezer_child_fd, "r", 1) != 1)
 		_exit(1);
 	for (;;)
 		nanosleep(&ts, NULL);
 }
 
-/* Undo what setup and the test did: nothing may stay frozen. */
+/*
+ * Undo what setup and the test did: nothing may stay frozen.  A kernel
+ * whose thaw does not wake the child leaves it frozen for good: do not
+ * wait for it past SETTLE_MS.
+ */
 static void freezer_release(struct freezer_cg *fz)
 {
+	int ms;
+
 	if (fz->cg[0])
 		freezer_set(fz->cg, "THAWED");
 	if (fz->pid > 0) {
 		kill(fz->pid, SIGKILL);
-		waitpid(fz->pid, NULL, 0);
+		for (ms = 0; ms < SETTLE_MS && !waitpid(fz->pid, NULL, WNOHANG); ms++)
+			sleep_ms(1);
 		fz->pid = 0;
 	}
 	if (fz->pipe >= 0)
