@@ -259,8 +259,8 @@ pick_kernel()
 		die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
 }
 
-# matrix_record NAME RESULT_JSON RC: NAME's entry in $BUILD/matrix.json,
-# "<name> <release> <pass> pass <skip> skip <fail> fail", from a vm.sh run
+# matrix_record NAME RESULT_JSON RC: NAME's entry in $BUILD/matrix.json
+# (release, counts, ok, date), from a vm.sh run
 matrix_record()
 {
 	python3 "$TOP/scripts/report/result.py" matrix "$BUILD/matrix.json" "$1" "$KVER" "$2" "$3"
