@@ -565,16 +565,20 @@ TEST_F(freezer, frozen_in_place)
 
 /*
  * A signal to a frozen child is not acted on until the thaw, and then is:
- * the wakeup it brings is kept (in saved_state since v6.6).
+ * the wakeup it brings is kept (in saved_state since v6.6), and does not
+ * run the child meanwhile, not even to freeze again.
  */
 TEST_F(freezer, signal_waits_for_thaw)
 {
 	struct freezer_cg *fz = &self->fz;
+	long before;
 
 	freezer_start(_metadata, fz);
 	ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
+	before = settled_switches(fz->pid, 'D');
+	ASSERT_LE(0, before);
 	ASSERT_EQ(0, kill(fz->pid, SIGUSR1));
-	ASSERT_TRUE(stays(fz->pid, 'D'));
+	expect_not_woken(_metadata, fz->pid, 'D', before);
 	ASSERT_EQ(0, child_report(fz->pipe, 0));
 	ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
 	EXPECT_EQ('s', child_report(fz->pipe, SETTLE_MS));
