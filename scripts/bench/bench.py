@@ -142,7 +142,8 @@ def report(out, result):
             print(f"{k['name']}, {k['seed']['calls']} calls:\n"
                   f"Avg runtime set_task_state():    {avg[SEED[0]]:.0f} msecs\n"
                   f"Avg runtime set_current_state(): {avg[SEED[1]]:.0f} msecs")
-        sets = [(k['name'], json.load(open(f"{out}/{k['name']}-unlink1.json")))
+        sets = [(k['name'], {'tasks': {t: v['samples'] for t, v in
+                                       k['unlink1']['tasks'].items()}})
                 for k in ks]
         print('\n' + table(sets, 'Hmean'))
         print('\nlive path, sched_state_bench: ns/call over the repeats, and the\n'

@@ -85,15 +85,15 @@ boot()
 		--out "$BUILD/$KNAME/bench" --guest-cmd "$guest" >&2 && collect "$KNAME"
 }
 
+if [ "${1:-}" = --guest-cmd ]; then
+	pick_kernel
+	echo "$(bench_timeout) $guest"
+	exit 0
+fi
 mkdir -p "$out"
 rm -f "$out"/*-{seed.txt,live.tap,unlink1.json}
 bad=0 names=()
 case ${1:-} in
---guest-cmd)
-	pick_kernel
-	echo "$(bench_timeout) $guest"
-	exit 0
-	;;
 --report)
 	[ $# -eq 2 ] || die "usage: $0 --report NAME"
 	collect "$2" && names=("$2") || bad=1
