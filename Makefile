@@ -1,10 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-#
-# sched_state: a kselftest for task states under set_current_state().
-# This Makefile drives the tooling around the overlay; see README.md.
-# `make help` prints the lines below that start with "#   ": every target
-# (check.sh's gate fails on a .PHONY target it does not name); the
-# variables are in docs/variables.md.
+# The workshop around the overlay (README.md).  `make help` prints the "#   "
+# lines below; check.sh fails on a .PHONY target they do not name.
 #
 #   Build the sched_state selftest on a mainline tree, run it in QEMU, gate it.
 #   make run       build, boot mainline in QEMU, run the suite and a short
@@ -25,11 +21,8 @@
 #   make help      this text
 #   Variables (KERNEL=, ARCH=, KSRC=, KIMAGE=, GUEST_ENV=, ...): docs/variables.md
 
-# KERNEL, MAINLINE, KSRC, KDIR, KIMAGE and BUILD reach the scripts from the command line
-# or the environment; exporting them here would export them empty when unset.
-# ARCH does not: every kernel Makefile reads it, and the makes the scripts
-# run (make tree configuring KSRC for this machine) must not inherit it.
-# The scripts that pick a kernel get it on their command line.
+# Kernel Makefiles read ARCH: the scripts get it on their command line, and
+# the makes they run (the tree for this machine) must not inherit it.
 unexport ARCH
 MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
@@ -50,8 +43,7 @@ tree:
 build: tree
 	@$(WITH_ARCH) scripts/tree/build-kselftest.sh
 
-# One guest: the suite, then the quick benchmark.  The suite's verdict is
-# make's; a failing benchmark after it only says so.
+# one guest: the suite (make's verdict), then the quick benchmark
 run: tree
 	@$(WITH_ARCH) scripts/vm/run-suite.sh --quick-bench
 
