@@ -26,8 +26,7 @@ consumers()
 	local vm=$BUILD/$1/vm f c
 
 	[ -s "$vm/ktap.tap" ] || { echo "no TAP at $vm/ktap.tap"; return 1; }
-	python3 "$REPORT/flat-tap.py" "$vm/result.json" >"$vm/flat.tap" &&
-	python3 "$REPORT/flat-tap.py" --plant-failure "$vm/result.json" >"$vm/planted.tap" ||
+	python3 "$REPORT/result.py" flat "$vm/result.json" "$vm/flat.tap" "$vm/planted.tap" ||
 		return 1
 	for f in ktap flat; do
 		for c in "${TAP_CONSUMERS[@]}"; do

@@ -2,23 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check the job entries of ci/ that enable sched_state in KernelCI and LKFT.
 
-    ci-jobs.py              load and check them; exit 1 on any problem
-    ci-jobs.py --self-test  prove that each check can fail
+usage: ci-jobs.py              load and check them; exit 1 on any problem
+       ci-jobs.py --self-test
 
-ci/kernelci/jobs.yaml and scheduler.yaml are loaded with python3-yaml after
-ci/kernelci/anchors.yaml, the kernelci-pipeline anchors they use, as
-kernelci-pipeline loads its config/jobs.yaml and config/scheduler.yaml.
-The job must be a kselftest job (generic.jinja2, test_method kselftest) of
-an existing collection with its kcidb_test_suite kselftest.<collection>, a
-job_timeout that covers the collection's settings timeout and a boot, and a
-min_version no older than 6.9 (lib.mk's TEST_GEN_MODS_DIR); the scheduler
-must run it from the arm and the arm64 kselftest kbuilds on LAVA boards.
-ci/tuxlava/kselftest.py is read with ast (tuxlava is not needed): a
-KSelftestSchedState(KSelfTest) whose name runs the collection and whose
-timeout (minutes) covers the same.
+ci/kernelci/*.yaml load after anchors.yaml, as kernelci-pipeline loads its
+config; ci/tuxlava/kselftest.py is read with ast (no tuxlava needed).
 """
 import ast
-import copy
 import math
 import os
 import re
@@ -26,17 +16,17 @@ import sys
 
 import yaml
 
-from results import expect
+from ktap import edited, expect, verdict
+from results import PATTERNS
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CI = os.path.join(TOP, "ci")
 COLLECTION = "sched_state"
 JOB = f"kselftest-{COLLECTION}"
 BOOT_MINUTES = 5
-MIN_VERSION = (6, 9)
+MIN_VERSION = (6, 9)    # lib.mk builds TEST_GEN_MODS_DIR from 6.9
 KBUILDS = {"arm": "kbuild-gcc-14-arm-kselftest",
            "arm64": "kbuild-gcc-14-arm64-kselftest"}
-KCIDB_PATH = re.compile(r"^([a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*)?$")
 
 
 def read(*parts):
@@ -45,78 +35,67 @@ def read(*parts):
 
 
 def load(name):
-    """ci/kernelci/NAME.yaml, its aliases resolved by anchors.yaml."""
     return yaml.safe_load(read(CI, "kernelci", "anchors.yaml") + "\n"
                           + read(CI, "kernelci", f"{name}.yaml"))
 
 
-def minutes_needed(top):
-    """The collection's program timeout, in minutes, and a boot."""
-    path = os.path.join(top, "tools/testing/selftests", COLLECTION,
-                        "settings")
-    m = re.search(r"^timeout=(\d+)$", read(path), re.M)
-    return math.ceil(int(m.group(1)) / 60) + BOOT_MINUTES
-
-
-def collection_exists(top, name):
-    mk = os.path.join(top, "tools/testing/selftests", str(name), "Makefile")
+def collection_exists(name):
+    mk = os.path.join(TOP, "tools/testing/selftests", str(name), "Makefile")
     return os.path.isfile(mk) and "TEST_PROGS" in read(mk)
 
 
-def too_short(where, t, top):
-    """A problem if T, minutes, is no int covering the run, else None."""
-    need = minutes_needed(top)
+def too_short(where, t):
+    """T minutes must cover the collection's settings timeout and a boot."""
+    settings = read(TOP, "tools/testing/selftests", COLLECTION, "settings")
+    need = math.ceil(int(re.search(r"^timeout=(\d+)$", settings, re.M)[1])
+                     / 60) + BOOT_MINUTES
     if type(t) is not int or t < need:
-        return (f"{where} {t!r}: under the {need} minutes the settings "
-                "timeout and a boot take")
-    return None
+        return [f"{where} {t!r}: under the {need} minutes the settings "
+                "timeout and a boot take"]
+    return []
 
 
-def check_job(jobs, top):
-    p = []
+def check_job(jobs):
+    """A kselftest job of the collection, from MIN_VERSION on."""
     job = (jobs or {}).get("jobs", {}).get(JOB)
     if not isinstance(job, dict):
         return [f"jobs.yaml: no job {JOB}"]
-    params = job.get("params") or {}
-    for k, want in (("template", "generic.jinja2"), ("kind", "job")):
-        if job.get(k) != want:
-            p.append(f"jobs.yaml: {JOB}: {k} {job.get(k)!r}, not {want!r}")
-    for k, want in (("test_method", "kselftest"),
-                    ("rootfs_ref", "trixie-kselftest")):
-        if params.get(k) != want:
-            p.append(f"jobs.yaml: {JOB}: params.{k} {params.get(k)!r},"
-                     f" not {want!r}")
+    w = f"jobs.yaml: {JOB}:"
+    params, rules = job.get("params") or {}, job.get("rules") or {}
+    want = {"template": "generic.jinja2", "kind": "job",
+            "params.test_method": "kselftest",
+            "params.rootfs_ref": "trixie-kselftest"}
+    got = dict(job, **{"params." + k: v for k, v in params.items()})
+    p = [f"{w} {k} {got.get(k)!r}, not {v!r}" for k, v in want.items()
+         if got.get(k) != v]
     coll = params.get("collections")
-    if coll != COLLECTION or not collection_exists(top, coll):
-        p.append(f"jobs.yaml: {JOB}: params.collections {coll!r}: not "
+    if coll != COLLECTION or not collection_exists(coll):
+        p.append(f"{w} params.collections {coll!r}: not "
                  f"{COLLECTION}, a collection of tools/testing/selftests")
     suite = job.get("kcidb_test_suite")
-    if suite != f"kselftest.{coll}" or not KCIDB_PATH.match(str(suite)):
-        p.append(f"jobs.yaml: {JOB}: kcidb_test_suite {suite!r}, not "
-                 f"kselftest.{coll}")
-    p += filter(None, [too_short(f"jobs.yaml: {JOB}: params.job_timeout",
-                                 params.get("job_timeout"), top)])
-    rules = job.get("rules") or {}
+    if suite != f"kselftest.{coll}" or not re.match(PATTERNS["path"], str(suite)):
+        p.append(f"{w} kcidb_test_suite {suite!r}, not kselftest.{coll}")
+    p += too_short(f"{w} params.job_timeout", params.get("job_timeout"))
     if not rules.get("tree"):
-        p.append(f"jobs.yaml: {JOB}: rules lost the kselftest trees")
+        p.append(f"{w} rules lost the kselftest trees")
     mv = rules.get("min_version") or {}
     v = (mv.get("version"), mv.get("patchlevel"))
     if not all(type(x) is int for x in v) or v < MIN_VERSION:
-        p.append(f"jobs.yaml: {JOB}: rules.min_version {mv!r}: not a "
-                 f"version from {MIN_VERSION[0]}.{MIN_VERSION[1]} on")
+        p.append(f"{w} rules.min_version {mv!r}: not a version from "
+                 f"{MIN_VERSION[0]}.{MIN_VERSION[1]} on")
     return p
 
 
 def check_scheduler(sched, jobs):
-    p = []
-    known = set((jobs or {}).get("jobs", {}))
+    """Entries of known jobs, the job's on the arm and arm64 kselftest
+    kbuilds, on LAVA boards."""
     entries = (sched or {}).get("scheduler")
     if not isinstance(entries, list) or not entries:
         return ["scheduler.yaml: no scheduler entries"]
-    seen = set()
+    p, seen = [], set()
     for i, e in enumerate(entries):
         w = f"scheduler.yaml: entry {i}"
-        if e.get("job") not in known:
+        if e.get("job") not in (jobs or {}).get("jobs", {}):
             p.append(f"{w}: job {e.get('job')!r} is not in jobs.yaml")
         ev = e.get("event") or {}
         if (ev.get("channel"), ev.get("kind"), ev.get("state")) != \
@@ -134,97 +113,82 @@ def check_scheduler(sched, jobs):
             p.append(f"{w}: no platforms")
         if e.get("job") == JOB:
             seen |= {a for a, k in KBUILDS.items() if ev.get("name") == k}
-    p += [f"scheduler.yaml: {JOB} never runs on {a}"
-          for a in sorted(set(KBUILDS) - seen)]
-    return p
+    return p + [f"scheduler.yaml: {JOB} never runs on {a}"
+                for a in sorted(set(KBUILDS) - seen)]
 
 
-def check_tuxlava(text, top):
-    p = []
+def check_tuxlava(text):
+    """A KSelftestSchedState(KSelfTest) running the collection, its timeout
+    (minutes) long enough."""
     try:
         tree = ast.parse(text)
     except SyntaxError as e:
         return [f"tuxlava/kselftest.py: {e}"]
-    cls = [n for n in tree.body if isinstance(n, ast.ClassDef)
-           and n.name == "KSelftestSchedState"]
-    if not cls:
+    c = next((n for n in tree.body if isinstance(n, ast.ClassDef)
+              and n.name == "KSelftestSchedState"), None)
+    if not c:
         return ["tuxlava/kselftest.py: no class KSelftestSchedState"]
-    c = cls[0]
+    p = []
     if [getattr(b, "id", None) for b in c.bases] != ["KSelfTest"]:
         p.append("tuxlava/kselftest.py: KSelftestSchedState does not "
                  "derive from KSelfTest")
-    attrs = {}
-    for n in c.body:
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and \
-                isinstance(n.targets[0], ast.Name) and \
-                isinstance(n.value, ast.Constant):
-            attrs[n.targets[0].id] = n.value.value
+    attrs = {n.targets[0].id: n.value.value for n in c.body
+             if isinstance(n, ast.Assign) and len(n.targets) == 1 and
+             isinstance(n.targets[0], ast.Name) and
+             isinstance(n.value, ast.Constant)}
     name = attrs.get("name")
     # KSelfTest.render: cmdfile, else the name less "kselftest-"
     coll = attrs.get("cmdfile") or str(name).replace("kselftest-", "")
-    if name != JOB or coll != COLLECTION or not collection_exists(top, coll):
+    if name != JOB or coll != COLLECTION or not collection_exists(coll):
         p.append(f"tuxlava/kselftest.py: name {name!r} runs collection "
                  f"{coll!r}, not {COLLECTION}")
-    p += filter(None, [too_short("tuxlava/kselftest.py: timeout",
-                                 attrs.get("timeout"), top)])
-    return p
+    return p + too_short("tuxlava/kselftest.py: timeout", attrs.get("timeout"))
 
 
-def check_all(jobs, sched, tux, top=TOP):
-    return check_job(jobs, top) + check_scheduler(sched, jobs) + \
-        check_tuxlava(tux, top)
+def check_all(jobs, sched, tux):
+    return check_job(jobs) + check_scheduler(sched, jobs) + check_tuxlava(tux)
 
 
 def self_test(jobs, sched, tux):
-    bad = 0
-
-    def case(what, want, j=jobs, s=sched, t=tux):
-        nonlocal bad
-        bad += not expect(what, want, check_all(j, s, t))
-
-    def job(f):
-        j = copy.deepcopy(jobs)
-        f(j["jobs"][JOB])
-        return j
-
-    def entry(i, f):
-        s = copy.deepcopy(sched)
-        f(s["scheduler"][i])
-        return s
-
-    case("the entries as they are", None)
-    case("another suite", "kcidb_test_suite",
-         job(lambda j: j.update(kcidb_test_suite="kselftest.rseq")))
-    case("a collection that does not exist", "params.collections",
-         job(lambda j: j["params"].update(collections="sched-state")))
-    case("a short job_timeout", "params.job_timeout 2",
-         job(lambda j: j["params"].update(job_timeout=2)))
-    case("no min_version", "rules.min_version",
-         job(lambda j: j["rules"].pop("min_version")))
-    case("min_version 6.1", "rules.min_version",
-         job(lambda j: j["rules"]["min_version"].update(version=6,
-                                                        patchlevel=1)))
-    case("rules without the trees", "lost the kselftest trees",
-         job(lambda j: j["rules"].pop("tree")))
-    case("not a kselftest job", "params.test_method",
-         job(lambda j: j["params"].update(test_method="baseline")))
-    case("an unknown job scheduled", "is not in jobs.yaml",
-         s=entry(0, lambda e: e.update(job="kselftest-sched")))
-    case("no arm64 entry", "never runs on arm64",
-         s=entry(1, lambda e: e["event"].update(
-             name=KBUILDS["arm"])))
-    case("a non-kselftest kbuild", "is no kselftest kbuild",
-         s=entry(0, lambda e: e["event"].update(name="kbuild-gcc-14-arm")))
-    case("no platforms", "no platforms",
-         s=entry(1, lambda e: e.update(platforms=[])))
-    case("tuxlava: another name", "runs collection 'sched-state'",
-         t=tux.replace('"kselftest-sched_state"', '"kselftest-sched-state"'))
-    case("tuxlava: a short timeout", "timeout 3",
-         t=re.sub(r"timeout = \d+", "timeout = 3", tux))
-    case("tuxlava: no class", "no class",
-         t=tux.replace("KSelftestSchedState", "KSelftestSched"))
-    print(f"self-test: {'PASS' if not bad else f'FAIL, {bad} case(s)'}")
-    return not bad
+    j = f"jobs.{JOB}."
+    # (what, the problem expected, jobs.yaml or scheduler.yaml, where, value)
+    edits = [
+        ("another suite", "kcidb_test_suite", jobs, j + "kcidb_test_suite",
+         "kselftest.rseq"),
+        ("a collection that does not exist", "params.collections", jobs,
+         j + "params.collections", "sched-state"),
+        ("a short job_timeout", "params.job_timeout 2", jobs,
+         j + "params.job_timeout", 2),
+        ("no min_version", "rules.min_version", jobs, j + "rules.min_version",
+         None),
+        ("min_version 6.1", "rules.min_version", jobs,
+         j + "rules.min_version", {"version": 6, "patchlevel": 1}),
+        ("rules without the trees", "lost the kselftest trees", jobs,
+         j + "rules.tree", None),
+        ("not a kselftest job", "params.test_method", jobs,
+         j + "params.test_method", "baseline"),
+        ("an unknown job scheduled", "is not in jobs.yaml", sched,
+         "scheduler.0.job", "kselftest-sched"),
+        ("no arm64 entry", "never runs on arm64", sched,
+         "scheduler.1.event.name", KBUILDS["arm"]),
+        ("a non-kselftest kbuild", "is no kselftest kbuild", sched,
+         "scheduler.0.event.name", "kbuild-gcc-14-arm"),
+        ("no platforms", "no platforms", sched, "scheduler.1.platforms", []),
+    ]
+    cases = [("the entries as they are", None, check_all(jobs, sched, tux))]
+    for what, want, doc, keys, value in edits:
+        d = edited(doc, keys, value)
+        cases.append((what, want, check_all(d, sched, tux) if doc is jobs
+                      else check_all(jobs, d, tux)))
+    for what, want, t in [
+            ("another name", "runs collection 'sched-state'",
+             tux.replace('"kselftest-sched_state"', '"kselftest-sched-state"')),
+            ("a short timeout", "timeout 3",
+             re.sub(r"timeout = \d+", "timeout = 3", tux)),
+            ("no class", "no class",
+             tux.replace("KSelftestSchedState", "KSelftestSched"))]:
+        cases.append(("tuxlava: " + what, want, check_all(jobs, sched, t)))
+    return expect(cases)
 
 
 def main(argv):
@@ -235,19 +199,16 @@ def main(argv):
         print(f"ci-jobs: {e}")
         return 1
     if argv == ["--self-test"]:
-        return 0 if self_test(jobs, sched, tux) else 1
+        return self_test(jobs, sched, tux)
     if argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    p = check_all(jobs, sched, tux)
-    for x in p:
-        print("  " + x)
     j = jobs["jobs"].get(JOB, {})
-    print(f"ci-jobs: {JOB} (timeout {j.get('params', {}).get('job_timeout')}"
-          f" min), {len(sched.get('scheduler', []))} scheduler entries, "
-          f"tuxlava KSelftestSchedState: "
-          + ("PASS" if not p else f"FAIL, {len(p)} problem(s)"))
-    return 1 if p else 0
+    return verdict(check_all(jobs, sched, tux),
+                   f"ci-jobs: {JOB} (timeout "
+                   f"{j.get('params', {}).get('job_timeout')} min), "
+                   f"{len(sched.get('scheduler', []))} scheduler entries, "
+                   "tuxlava KSelftestSchedState")
 
 
 if __name__ == "__main__":

@@ -1,19 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Check result names the way CI farms make them.
+"""Check result names as the CI farms make them (Linaro test-definitions'
+kselftest parse-output.py, for LKFT and KernelCI's LAVA jobs).
 
-    farm_names.py RESULT_JSON...  check the results of runs (a
-                                  run_kselftest.sh output as
-                                  scripts/report/ktap.py reads it)
-    farm_names.py --self-test     prove that each check can fail
-
-Names are made as Linaro test-definitions' kselftest parse-output.py (LKFT,
-KernelCI's LAVA jobs) makes them: a result's name is its parents' names and
-its own, joined by "_", each slugged (runs of characters outside
-[A-Za-z0-9_-] become "_"), a skipped test's reason appended, "_dupN" added
-to a repeated name.  Fails (exit 1) unless, in every file, each test reports
-once (under one program, and no "_dupN"), every name is at most MAX_LEN
-characters, and all files have the same names, less the skip reasons.
+usage: farm_names.py RESULT_JSON...   exit 1 unless in each run every test
+                                      reports once (one program, no _dupN),
+                                      every name is at most MAX_LEN long and
+                                      all runs have the same names, less the
+                                      skip reasons
+       farm_names.py --self-test
 """
 import json
 import re
@@ -30,9 +25,11 @@ def slugify(s):
     return re.sub(r"_-", "__", s)
 
 
-def tree(tests, parent=None):
-    """(name, skip reason, children) of each result of a run's results
-    (result.json's "tests") under PARENT (None: the top level)."""
+def flatten(tests, parent=None, prefix="", base_prefix=""):
+    """(farm name, the same less skip reasons, test or None at the top
+    level) of each result under PARENT, children first: a result's name is
+    its parents' and its own, slugged, joined by "_", a skip's reason
+    appended."""
     out = []
     for i, t in enumerate(tests):
         if t["parent"] != parent or (parent is None and t["depth"]):
@@ -40,77 +37,45 @@ def tree(tests, parent=None):
         desc = t["name"]
         if desc.startswith("selftests:"):
             desc = desc[10:].strip()
-        reason = (t["comment"] or "") if t["result"] == "skip" else None
-        out.append((desc, reason, tree(tests, i)))
-    return out
-
-
-def flatten(results, prefix="", base_prefix="", top=True):
-    """(farm name, the same less skip reasons, test) of each result,
-    children first, as parse-output.py lists them."""
-    out = []
-    for desc, reason, children in results:
-        full = f"{desc} {reason}".strip() if reason else desc
+        full = desc
+        if t["result"] == "skip" and t["comment"]:
+            full = f"{desc} {t['comment']}".strip()
         name = prefix + (slugify(full) or "<unknown>")
         base = base_prefix + (slugify(desc) or "<unknown>")
-        out += flatten(children, name + "_", base + "_", False)
-        out.append((name, base, None if top else desc))
+        out += flatten(tests, i, name + "_", base + "_")
+        out.append((name, base, None if parent is None else desc))
     return out
-
-
-def check_file(tests):
-    """(farm names, base names, problems) of one run's results."""
-    flat = flatten(tree(tests))
-    problems, seen, tests = [], {}, {}
-    names = []
-    for name, base, test in flat:
-        n = seen[name] = seen.get(name, 0) + 1
-        if n > 1:
-            name += f"_dup{n}"
-            problems.append(f"duplicate name: {name}")
-        if test is not None:
-            tests.setdefault(test, []).append(base)
-        if len(name) > MAX_LEN:
-            problems.append(f"{len(name)} characters: {name}")
-        names.append(name)
-    for test, where in tests.items():
-        if len(where) > 1:
-            problems.append(f"{test} reported {len(where)} times: "
-                            + " ".join(where))
-    return names, {base for _, base, _ in flat}, problems
 
 
 def check(runs):
-    """Problems across runs (label, their results); prints them and a
-    summary."""
+    """Problems across runs, (label, result.json's tests) each; prints them
+    and a summary."""
     problems, bases = [], {}
     for label, tests in runs:
-        names, bases[label], found = check_file(tests)
-        if not names:
+        flat, found, seen, where, longest = flatten(tests), [], {}, {}, 0
+        for name, base, test in flat:
+            n = seen[name] = seen.get(name, 0) + 1
+            if n > 1:
+                name += f"_dup{n}"
+                found.append(f"duplicate name: {name}")
+            if test is not None:
+                where.setdefault(test, []).append(base)
+            if len(name) > MAX_LEN:
+                found.append(f"{len(name)} characters: {name}")
+            longest = max(longest, len(name))
+        found += [f"{test} reported {len(w)} times: " + " ".join(w)
+                  for test, w in where.items() if len(w) > 1]
+        if not flat:
             found.append("no results")
+        bases[label] = {base for _, base, _ in flat}
         problems += [f"{label}: {p}" for p in found]
-        longest = max((len(n) for n in names), default=0)
-        print(f"{label}: {len(names)} results, longest name {longest}, "
+        print(f"{label}: {len(flat)} results, longest name {longest}, "
               f"{len(found)} problem(s)")
     union = set().union(*bases.values())
     for label, b in bases.items():
         problems += [f"{label}: lacks {n}" for n in sorted(union - b)]
-    for p in problems:
-        print("  " + p)
-    verdict = f"FAIL, {len(problems)} problem(s)" if problems else "PASS"
-    print(f"names: {len(runs)} file(s), {len(union)} names: {verdict}")
+    ktap.verdict(problems, f"names: {len(runs)} file(s), {len(union)} names")
     return problems
-
-
-def tap(*programs):
-    """A run_kselftest.sh output: a (program, its tests) pair per program."""
-    lines = ["TAP version 13", f"1..{len(programs)}"]
-    for n, (program, tests) in enumerate(programs, 1):
-        lines += [f"# selftests: sched_state: {program}", "# TAP version 13",
-                  f"# 1..{len(tests)}"]
-        lines += [f"# ok {i} {t}" for i, t in enumerate(tests, 1)]
-        lines.append(f"ok {n} selftests: sched_state: {program}")
-    return "\n".join(lines) + "\n"
 
 
 def self_test():
@@ -123,40 +88,42 @@ def self_test():
     # the tooling's run: the hung-task program after the default run
     hung = ("sched_state.sh hung_task", ["hung_task.uninterruptible.detector",
                                          "hung_task.killable.detector"])
-    cases = [
+
+    def run(*programs):
+        """A run_kselftest.sh output's tests: (program, its tests) each."""
+        lines = ["TAP version 13", f"1..{len(programs)}"]
+        for n, (program, tests) in enumerate(programs, 1):
+            lines += [f"# selftests: sched_state: {program}",
+                      "# TAP version 13", f"# 1..{len(tests)}"]
+            lines += [f"# ok {i} {t}" for i, t in enumerate(tests, 1)]
+            lines.append(f"ok {n} selftests: sched_state: {program}")
+        return ktap.parse(lines)["tests"]
+
+    def files(*runs):
+        return check([(f"file{i}", r) for i, r in enumerate(runs, 1)])
+    return ktap.expect([
         ("one pass, one skip: the same names", None,
-         [tap((sh, good)), tap((sh, passed))]),
+         files(run((sh, good)), run((sh, passed)))),
         ("the hung-task program after the default run", None,
-         [tap((sh, good), hung), tap((sh, passed), hung)]),
+         files(run((sh, good), hung), run((sh, passed), hung))),
         ("a hung_task result in both programs", "reported 2 times",
-         [tap((sh, good + hung[1][:1]), hung)]),
+         files(run((sh, good + hung[1][:1]), hung))),
         ("a test under two programs", "reported 2 times",
-         [tap(("sched_state_test", good), (sh, good))]),
-        ("a test twice in one program", "_dup2", [tap((sh, good + good[:1]))]),
+         files(run(("sched_state_test", good), (sh, good)))),
+        ("a test twice in one program", "_dup2",
+         files(run((sh, good + good[:1])))),
         ("a name over 100 characters", "113 characters",
-         [tap((sh, good + [long_name]))]),
+         files(run((sh, good + [long_name])))),
         ("a name only one file has", "file2: lacks",
-         [tap((sh, good)), tap((sh, good[:2]))]),
+         files(run((sh, good)), run((sh, good[:2])))),
         ("a name differing between files",
          "file2: lacks sched_state_sched_state_sh_kthread_idle_stops",
-         [tap((sh, good)), tap((sh, renamed))]),
-    ]
-    bad = 0
-    for what, want, texts in cases:
-        print(f"--- {what}: expect {want or 'PASS'}")
-        got = check([(f"file{i}", ktap.parse(t.splitlines())["tests"])
-                     for i, t in enumerate(texts, 1)])
-        ok = any(want in p for p in got) if want else not got
-        if not ok:
-            print(f"self-test FAILED: {what}")
-            bad += 1
-    print(f"self-test: {len(cases) - bad}/{len(cases)} cases as expected")
-    return not bad
+         files(run((sh, good)), run((sh, renamed))))])
 
 
 def main(argv):
     if argv == ["--self-test"]:
-        return 0 if self_test() else 1
+        return self_test()
     if not argv or argv[0].startswith("-"):
         print(__doc__.strip(), file=sys.stderr)
         return 2

@@ -1,33 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The tooling's one KTAP (and TAP 13) reader: every script that wants a
-run's results reads what this writes, never the TAP text itself.
+"""The one KTAP (and TAP 13) reader: the other tools read what it writes.
 
-    ktap.py [--log] TAP RESULT_JSON
-        parse TAP (a run_kselftest.sh output), write its results to
-        RESULT_JSON: ok, problems, counts (top, planned, pass, skip, fail)
-        and tests, as scripts/vm/vm.sh's result.json has them; exit 1 unless
-        ok.  --log: TAP is a log with other lines among the TAP lines
-        (make kselftest's, whose runner prints no top-level version line
-        or plan): the TAP begins at its first top-level version line if
-        there is one, and neither is required.
-    ktap.py --self-test
-        prove that a nested failure (in a log too), a wrong plan, a missing
-        version line and a file cut short each make the run not ok
-
-scripts/vm/vm.sh imports it (parse()) to write a VM run's result.json, and
-adds what the guest handed back and what the kernel logged.
-
-Each result, at every depth ("# " per level of nesting), is one entry of
-"tests", in the order of its line (a nested result comes before the
-result it belongs to): depth, number, name, result (pass, skip, fail),
-directive (SKIP, TODO, XFAIL or null), comment (the text after the
-directive, or after "#"), diagnostics (the lines of its own level before
-it, and deeper ones no nested result took, "#" and the prefix removed),
-planned (the plan of its nested results, null if none), children (how many
-nested results), parent (the index in "tests" of the result it belongs to,
-null at the top level) and path (its parents' names, then its own).
+usage: ktap.py [--log] TAP RESULT_JSON
+           write TAP's results (ok, problems, counts, tests, as in vm.sh's
+           result.json: docs/files.md) to RESULT_JSON; exit 1 unless ok.
+           --log: TAP is a log (make kselftest's) with the TAP among other
+           lines, from its first top-level version line if any; neither
+           that line nor a top-level plan is required
+       ktap.py --self-test
 """
+import copy
 import json
 import os
 import re
@@ -40,58 +23,48 @@ PLAN = re.compile(r'^((?:# )*)1\.\.([0-9]+)')
 VERSION = re.compile(r'^((?:# )*)(?:TAP version 13|KTAP version 1)$')
 TOP_VERSION = re.compile(r'TAP version 13|KTAP version 1')
 PREFIX = re.compile(r'^((?:# )*)')
-# a file the guest hands back (scripts/vm/guest/tap.sh's hand_back)
+# a file the guest hands back (hand_back in scripts/vm/guest/tap.sh)
 FBEGIN = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_BEGIN ([A-Za-z0-9._-]+)$')
 FEND = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_END ([A-Za-z0-9._-]+) ([0-9]+)$')
 
 
-def depth_of(prefix):
-    return len(prefix) // 2
-
-
 def parse(lines, files_dir=None, log=False, label='the TAP'):
-    """The results of TAP LINES: a dict with ok, problems, counts, tests
-    and, with FILES_DIR, files and bad_files (what hand_back sent, written
-    to FILES_DIR).  LOG: the lines are a log, the TAP among them (see
-    --log).  LABEL: what the problems call the TAP."""
+    """ok, problems, counts and tests of TAP LINES; with FILES_DIR, also
+    files and bad_files, the handed-back files written there."""
     problems, tests, files, bad_files = [], [], [], []
     pending = {}        # depth: results waiting for their parent
-    diag = {}           # depth: [(line number, text)] not yet taken
+    diag = {}           # depth: [(line number, text)] no result took yet
     plans = {}          # depth: the plan of the results at that depth
     top_plans = []
     lines = [l.rstrip('\n') for l in lines]
     if log:
-        start = next((i for i, l in enumerate(lines)
-                      if TOP_VERSION.fullmatch(l)), None)
-        lines = lines[start or 0:]
+        lines = lines[next((i for i, l in enumerate(lines)
+                            if TOP_VERSION.fullmatch(l)), 0):]
     if files_dir is not None:
         os.makedirs(files_dir, exist_ok=True)
         for f in os.listdir(files_dir):
             os.unlink(os.path.join(files_dir, f))
     cur = None
-    for n, line in enumerate(lines):
+    for n, line in enumerate(lines + ['']):    # '': the end cuts a file short
         if cur:
             name, prefix, body = cur
             if line.startswith(prefix + '# |'):
                 body.append(line[len(prefix) + 3:])
                 continue
-            m = FEND.match(line)
-            cur = None
+            m, cur = FEND.match(line), None
             if m and m[1] == prefix and m[2] == name:
-                data = ''.join(l + '\n' for l in body)
-                if len(data) == int(m[3]) + 1 and data.endswith('\n'):
+                data, size = ''.join(l + '\n' for l in body), int(m[3])
+                if len(data) == size + 1:       # it ended without a newline
                     data = data[:-1]
-                if len(data.encode()) == int(m[3]):
-                    if files_dir is not None:
-                        path = os.path.join(files_dir, name)
-                        with open(path, 'w') as f:
-                            f.write(data)
-                        files.append({'name': name, 'path': path,
-                                      'bytes': int(m[3])})
-                else:
+                if len(data.encode()) != size:
                     bad_files.append(name)
                     problems.append(f'file {name}: {len(data.encode())} '
-                                    f'bytes came, the guest sent {m[3]}')
+                                    f'bytes came, the guest sent {size}')
+                elif files_dir is not None:
+                    path = os.path.join(files_dir, name)
+                    with open(path, 'w') as f:
+                        f.write(data)
+                    files.append({'name': name, 'path': path, 'bytes': size})
                 continue
             bad_files.append(name)
             problems.append(f'file {name}: cut short in the TAP')
@@ -101,20 +74,19 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
             continue
         m = PLAN.match(line)
         if m:
-            d = depth_of(m[1])
-            plans[d] = int(m[2])
-            if d == 0:
+            plans[len(m[1]) // 2] = int(m[2])
+            if not m[1]:
                 top_plans.append(int(m[2]))
             continue
         if VERSION.match(line):
             continue
         m = RESULT.match(line)
         if not m:
-            k = depth_of(PREFIX.match(line)[1])
+            k = len(PREFIX.match(line)[1]) // 2
             if k:
                 diag.setdefault(k - 1, []).append((n, line[2 * k:].strip()))
             continue
-        depth = depth_of(m[1])
+        depth = len(m[1]) // 2
         name, _, comment = m[4].partition('#')
         dm = DIRECTIVE.match(comment.strip())
         directive = dm[1].upper() if dm else None
@@ -128,19 +100,15 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
              'comment': (dm[2] if dm else comment).strip() or None,
              'diagnostics': [text for _, text in sorted(mine)],
              'planned': plans.pop(depth + 1, None),
-             'children': pending.pop(depth + 1, []), 'parent': None}
-        for d in [d for d in pending if d > depth + 1]:
-            del pending[d]
-        for d in [d for d in plans if d > depth + 1]:
-            del plans[d]
-        t['index'] = len(tests)
+             'children': pending.pop(depth + 1, []), 'parent': None,
+             'index': len(tests)}
+        for state in (pending, plans):
+            for d in [d for d in state if d > depth + 1]:
+                del state[d]
         pending.setdefault(depth, []).append(t)
         tests.append(t)
-    if cur:
-        bad_files.append(cur[0])
-        problems.append(f'file {cur[0]}: cut short in the TAP')
 
-    # each test's path (its ancestors' names, then its own), parent and
+    # each result's path (its parents' names, then its own), parent and
     # number of children
     def walk(ts, path, parent):
         for t in ts:
@@ -149,10 +117,8 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
             walk(t['children'], t['path'], t['index'])
             t['children'] = len(t['children'])
     top = pending.get(0, [])
-    walk(top, [], None)
     for d, ts in pending.items():
-        if d:
-            walk(ts, ['?'] * d, None)
+        walk(ts, ['?'] * d, None)
     for t in tests:
         del t['index']
 
@@ -164,18 +130,24 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
     if (top_plans or not log) and sum(top_plans) != len(top):
         problems.append(f'{label} plans {sum(top_plans)} tests but has '
                         f'{len(top)} top-level results')
-    for t in tests:
-        if t['result'] == 'fail':
-            problems.append('test failed: ' + ' / '.join(t['path']))
-    count = lambda what: sum(t['result'] == what for t in tests)
-    r = {'ok': not problems, 'problems': problems,
-         'counts': {'top': len(top), 'planned': sum(top_plans),
-                    'pass': count('pass'), 'skip': count('skip'),
-                    'fail': count('fail')},
+    problems += ['test failed: ' + ' / '.join(t['path'])
+                 for t in tests if t['result'] == 'fail']
+    counts = {'top': len(top), 'planned': sum(top_plans)}
+    for what in ('pass', 'skip', 'fail'):
+        counts[what] = sum(t['result'] == what for t in tests)
+    r = {'ok': not problems, 'problems': problems, 'counts': counts,
          'tests': tests}
     if files_dir is not None:
         r['files'], r['bad_files'] = files, bad_files
     return r
+
+
+# the report tools' shared helpers
+
+
+def tally(c):
+    return (f"{c['top']} top-level, {c['pass']} pass, {c['skip']} skip, "
+            f"{c['fail']} fail (nested included)")
 
 
 def write(path, result):
@@ -186,6 +158,48 @@ def write(path, result):
     os.replace(path + '.tmp', path)
 
 
+def item(doc, keys):
+    """DOC's item at KEYS ("a.0.b")."""
+    for k in keys.split('.'):
+        doc = doc[int(k)] if isinstance(doc, list) else doc[k]
+    return doc
+
+
+def edited(doc, keys, value):
+    """A copy of DOC, its item at KEYS set to VALUE (None: removed)."""
+    doc = copy.deepcopy(doc)
+    parent, _, last = keys.rpartition('.')
+    obj = item(doc, parent) if parent else doc
+    if value is None:
+        obj.pop(last)
+    else:
+        obj[last] = value
+    return doc
+
+
+def verdict(problems, what=None):
+    """Print PROBLEMS, then, with WHAT, its verdict; 1 if any, else 0."""
+    for p in problems:
+        print('  ' + p)
+    if what:
+        print(f'{what}: ' + (f'FAIL, {len(problems)} problem(s)'
+                             if problems else 'PASS'))
+    return 1 if problems else 0
+
+
+def expect(cases):
+    """The self-tests' one verdict: in each (what, want, problems) case, some
+    problem must hold WANT, or (WANT None) there must be none."""
+    bad = []
+    for what, want, got in cases:
+        ok = any(want in x for x in got) if want else not got
+        print(f"--- {what}: expect {want or 'no problem'}: "
+              f"{'as expected' if ok else 'NOT AS EXPECTED'}")
+        verdict(got)
+        bad += [] if ok else [f'not as expected: {what}']
+    return verdict(bad, 'self-test')
+
+
 def self_test():
     good = ['TAP version 13', '1..1', '# selftests: sched_state: s.sh',
             '# TAP version 13', '# 1..2', '# # RUN a.b ...', '# ok 1 a.b',
@@ -193,40 +207,9 @@ def self_test():
             'ok 1 selftests: sched_state: s.sh']
     hand = ['# SCHED_STATE_FILE_BEGIN f.txt', '# |one', '# |two',
             '# SCHED_STATE_FILE_END f.txt 7']
-    cases = [
-        ('a passing run', good, None),
-        ('a nested not ok', [l.replace('# ok 1 a.b', '# not ok 1 a.b')
-                             for l in good],
-         'test failed: selftests: sched_state: s.sh / a.b'),
-        ('a top-level plan of 2', [l.replace('1..1', '1..2') for l in good],
-         'plans 2 tests but has 1'),
-        ('no version line', good[1:], 'does not start with'),
-        ('a file cut short', good[:-1] + hand[:-1] + good[-1:],
-         'file f.txt: cut short'),
-        ('a file of the wrong size', good + hand[:-1] + [hand[-1] + '0'],
-         'file f.txt: 8 bytes came'),
-    ]
-    bad = 0
+    nested_fail = [l.replace('# ok 1', '# not ok 1') for l in good]
+    log = ['make: Entering directory', '  CC  s'] + good[2:]
     with tempfile.TemporaryDirectory() as d:
-        for what, lines, want in cases:
-            r = parse(lines + hand, files_dir=d)
-            got = r['problems']
-            ok = any(want in p for p in got) if want else r['ok']
-            print(f"--- {what}: expect {want or 'ok'}: "
-                  f"{'as expected' if ok else 'NOT AS EXPECTED'}")
-            for p in got:
-                print('  ' + p)
-            bad += not ok
-        # make kselftest's log: no top-level version line or plan
-        log = ['make: Entering directory', '  CC  s'] + good[2:]
-        for what, lines, want in [
-                ('a make kselftest log', log, True),
-                ('a make kselftest log with a nested not ok',
-                 [l.replace('# ok 1', '# not ok 1') for l in log], False)]:
-            ok = parse(lines, log=True)['ok'] == want
-            print(f"--- {what}: expect {'ok' if want else 'not ok'}: "
-                  f"{'as expected' if ok else 'NOT AS EXPECTED'}")
-            bad += not ok
         r = parse(good + hand, files_dir=d)
         a, s = r['tests'][0], r['tests'][2]
         facts = [(a['diagnostics'], ['RUN a.b ...']), (a['parent'], 2),
@@ -234,17 +217,30 @@ def self_test():
                  (s['children'], 2), (r['counts']['skip'], 1),
                  ([f['name'] for f in r['files']], ['f.txt']),
                  (open(f'{d}/f.txt').read(), 'one\ntwo')]
-        for got, want in facts:
-            if got != want:
-                print(f'self-test: {got!r}, not {want!r}')
-                bad += 1
-    print(f"self-test: {'PASS' if not bad else f'FAIL, {bad} case(s)'}")
-    return not bad
+
+        def p(lines):
+            return parse(lines + hand, files_dir=d)['problems']
+        return expect([
+            ('a passing run', None, p(good)),
+            ('its parsed fields', None,
+             [f'{got!r}, not {want!r}' for got, want in facts if got != want]),
+            ('a nested not ok', 'test failed: selftests: sched_state: s.sh / a.b',
+             p(nested_fail)),
+            ('a top-level plan of 2', 'plans 2 tests but has 1',
+             p([l.replace('1..1', '1..2') for l in good])),
+            ('no version line', 'does not start with', p(good[1:])),
+            ('a file cut short', 'file f.txt: cut short',
+             p(good[:-1] + hand[:-1] + good[-1:])),
+            ('a file of the wrong size', 'file f.txt: 8 bytes came',
+             p(good + hand[:-1] + [hand[-1] + '0'])),
+            ('a make kselftest log', None, parse(log, log=True)['problems']),
+            ('a make kselftest log with a nested not ok', 'test failed',
+             parse(log[:2] + nested_fail[2:], log=True)['problems'])])
 
 
 def main(argv):
     if argv == ['--self-test']:
-        return 0 if self_test() else 1
+        return self_test()
     log = argv[:1] == ['--log']
     args = argv[1:] if log else argv
     if len(args) != 2 or args[0].startswith('-'):
@@ -257,10 +253,7 @@ def main(argv):
     write(args[1], r)
     for p in r['problems']:
         print(f'ktap.py: {p}')
-    c = r['counts']
-    print(f"ktap.py: {args[0]}: {c['top']} top-level, {c['pass']} pass, "
-          f"{c['skip']} skip, {c['fail']} fail (nested included): "
-          f"{args[1]}")
+    print(f"ktap.py: {args[0]}: {tally(r['counts'])}: {args[1]}")
     return 0 if r['ok'] else 1
 
 
