@@ -62,7 +62,7 @@ bench: tree
 	@$(WITH_ARCH) scripts/bench/bench.sh
 
 bench-host: tree
-	@scripts/bench/bench-host.sh
+	@scripts/bench/bench.sh --host
 
 patches:
 	@scripts/tree/deps.sh patches

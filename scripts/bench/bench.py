@@ -1,27 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench's numbers: its report, the run as data, the cover's lines.
+"""make bench's numbers (docs/bench.md).
 
-    bench.py table NAME=JSON...     unlink1's samples (scripts/bench/unlink1.c)
-                                    as mmtests' compare-kernels prints them:
-                                    Min, Hmean, Stddev, CoeffVar, Max per task
-                                    count, the first set the baseline
-    bench.py report OUT KERNEL...   the report, one section per arch, of what
-                                    each KERNEL's guest handed back in OUT
-                                    (KERNEL-seed.txt, -live.tap,
-                                    -unlink1.json; OUT/../KERNEL/bench/
-                                    result.json is vm.sh's), and the run as
-                                    data in OUT/result.json, kept in
-                                    bench/result.json (below)
-    bench.py cover [FILE]           the cover letter's lines, from FILE
-                                    (bench/result.json)
-
-bench/result.json is committed; scripts/report/patches.sh puts its cover
-lines in the cover letter.  A run of make bench on its default kernels (no
-QUICK=1, BENCH_KERNELS=, ARCH= or KIMAGE=) keeps its data there, as does
-one arch's run with BENCH_KEEP=1; never a run with BENCH_KEEP=0 or a
-failed kernel (BENCH_FAILED=1): the cover compares one run's kernels,
-within one arch.
+    bench.py table NAME=JSON...    unlink1's samples as mmtests' compare-kernels
+                                   prints them, the first set the baseline
+    bench.py report OUT KERNEL...  the report of each KERNEL's run, handed back
+                                   to OUT/../KERNEL/bench/files, and the run as
+                                   data in OUT/result.json (BENCH_KEEP=1, one
+                                   arch: in bench/result.json too)
+    bench.py cover [FILE]          the cover letter's lines (bench/result.json)
 """
 import json
 import os
@@ -54,23 +41,22 @@ def stats(xs):
 
 
 def table(sets, only=None):
-    """compare-kernels' table: sets is [(name, unlink1 JSON)]"""
+    """compare-kernels' table: sets is [(name, {task count: samples})]"""
     rows = [f"{'':31}" + ''.join(f'{n:>21}' for n, _ in sets)]
-    base = sets[0][1]['tasks']
+    base = sets[0][1]
     for stat in [only] if only else ['Min', 'Hmean', 'Stddev', 'CoeffVar', 'Max']:
         for t in sorted(base, key=int):
             b = stats(base[t])[stat]
             line = f"{stat:9} {'unlink1-processes-' + t:21}"
             for _, s in sets:
-                v = stats(s['tasks'][t])[stat] if t in s['tasks'] else float('nan')
+                v = stats(s[t])[stat] if t in s else float('nan')
                 line += f' {v:10.2f} ({100 * (v - b) / b if b else 0:7.2f}%)'
             rows.append(line)
     return '\n'.join(rows)
 
 
-def seed(path):
+def seed(text):
     """the commit's comparison: calls, repeats, Avg runtime in ms"""
-    text = open(path).read()
     calls, repeats = map(int, CALLS_RE.search(text).groups())
     ns = {v: [int(m) for m in re.findall(rf'\b{v} (\d+)', text)] for v in SEED}
     avg = {v: round(statistics.mean(ns[v]) / 1e6, 3) for v in SEED}
@@ -78,10 +64,9 @@ def seed(path):
             'ratio': round(avg[SEED[0]] / avg[SEED[1]], 3)}
 
 
-def live(path):
+def live(text, kernel):
     """sched_state_bench's summary: per CPU and variant median, min, max
     ns/call; per CPU the resolution and the answers"""
-    text = open(path).read()
     calls, repeats = map(int, CALLS_RE.search(text).groups())
     machine = MACHINE_RE.search(text)
     out = {'calls': calls, 'repeats': repeats,
@@ -94,12 +79,12 @@ def live(path):
     for m in ANSWER_RE.finditer(text):
         out['answers'].setdefault(m[1], {})[m[2]] = m[3]
     if not out['cpus'] or not out['answers']:
-        raise ValueError(f'{path}: no summary line')
+        raise ValueError(f'{kernel}: live.tap: no summary line')
     return out
 
 
 def gather(out, kernels):
-    build = os.path.dirname(out)
+    """the run as data, and each kernel's live path summary lines"""
     git = ['git', '-C', TOP, 'describe', '--always', '--dirty', '--abbrev=12']
     result = {'date': time.strftime('%Y-%m-%d', time.gmtime()),
               'quick': os.environ.get('QUICK', '0') == '1',
@@ -107,30 +92,36 @@ def gather(out, kernels):
               'commit': subprocess.run(git, capture_output=True,
                                        text=True).stdout.strip() or None,
               'kernels': []}
+    lines = {}
     for k in kernels:
-        vm = json.load(open(f'{build}/{k}/bench/result.json'))
-        u = json.load(open(f'{out}/{k}-unlink1.json'))
+        d = f'{os.path.dirname(out)}/{k}/bench'
+        vm = json.load(open(f'{d}/result.json'))
+        if not vm['ok']:  # vm.sh's verdict: the programs, the kernel's log
+            raise ValueError(f'{k}: the run failed: see {d}')
+        u = json.load(open(f'{d}/files/unlink1.json'))
+        text = open(f'{d}/files/live.tap').read()
+        lines[k] = re.findall(r'^# (cpu \d+ (?!repeat).*)$', text, re.M)
         result['kernels'].append({
             'name': k, 'release': u['kernel'], 'arch': vm['arch'],
             'accel': vm['accel'], 'cpus': u['ncpus'],
-            'seed': seed(f'{out}/{k}-seed.txt'),
+            'seed': seed(open(f'{d}/files/seed.txt').read()),
             'unlink1': {'series': 'unlink1-processes', 'warmup': u['warmup'],
                         'interval_ms': u['interval_ms'],
                         'tasks': {t: {'hmean': round(stats(s)['Hmean'], 2),
                                       'samples': s}
                                   for t, s in u['tasks'].items()}},
-            'live': live(f'{out}/{k}-live.tap')})
-    return result
+            'live': live(text, k)})
+    return result, lines
 
 
-def report(out, result):
+def report(result, lines):
     print("== commit 642fa448ae's benchmarks in QEMU, per architecture, and the\n"
           "== live path.  TCG runs each architecture's barriers, atomics and\n"
           "== stores through its own helpers: every figure, ratios included,\n"
           "== describes QEMU on this host, not a CPU.  Real figures come from\n"
           "== hardware or KVM.")
-    arches = list(dict.fromkeys(k['arch'] for k in result['kernels']))
-    arches.sort(key=lambda a: ORDER.index(a) if a in ORDER else len(ORDER))
+    arches = sorted(dict.fromkeys(k['arch'] for k in result['kernels']),
+                    key=lambda a: ORDER.index(a) if a in ORDER else len(ORDER))
     for n, a in enumerate(arches, 1):
         ks = [k for k in result['kernels'] if k['arch'] == a]
         print(f"\n== {n}. {a.replace('x86_64', 'x86-64')} ==\n")
@@ -142,29 +133,15 @@ def report(out, result):
             print(f"{k['name']}, {k['seed']['calls']} calls:\n"
                   f"Avg runtime set_task_state():    {avg[SEED[0]]:.0f} msecs\n"
                   f"Avg runtime set_current_state(): {avg[SEED[1]]:.0f} msecs")
-        sets = [(k['name'], {'tasks': {t: v['samples'] for t, v in
-                                       k['unlink1']['tasks'].items()}})
-                for k in ks]
+        sets = [(k['name'], {t: v['samples'] for t, v in
+                             k['unlink1']['tasks'].items()}) for k in ks]
         print('\n' + table(sets, 'Hmean'))
         print('\nlive path, sched_state_bench: ns/call over the repeats, and the\n'
               'median of each per-repeat difference (or below resolution)')
         for k in ks:
-            text = open(f"{out}/{k['name']}-live.tap").read()
-            print(f"{k['name']}:\n" + '\n'.join(
-                re.findall(r'^# (cpu \d+ (?!repeat).*)$', text, re.M)))
+            print(f"{k['name']}:\n" + '\n'.join(lines[k['name']]))
         if len(arches) == 1:
             print('\n' + table(sets))
-
-
-def keep(result):
-    env = os.environ.get
-    if env('BENCH_FAILED', '0') != '0' or env('BENCH_KEEP') == '0':
-        return False
-    if len({k['arch'] for k in result['kernels']}) > 1:
-        return False
-    return env('BENCH_KEEP') == '1' or not (
-        env('QUICK', '0') == '1' or env('BENCH_KERNELS') or env('ARCH') or
-        env('KIMAGE'))
 
 
 def wrap(text, indent=''):
@@ -212,14 +189,17 @@ def main(argv):
     cmd, args = (argv + [''])[0], argv[1:]
     try:
         if cmd == 'table' and args:
-            print(table([(a.split('=', 1)[0], json.load(open(a.split('=', 1)[1])))
-                         for a in args]))
+            sets = [a.split('=', 1) for a in args]
+            print(table([(n, json.load(open(f))['tasks']) for n, f in sets]))
         elif cmd == 'cover' and len(args) <= 1:
             sys.stdout.write(cover(json.load(open((args or [KEPT])[0]))))
         elif cmd == 'report' and len(args) >= 2:
-            result = gather(args[0], args[1:])
-            report(args[0], result)
-            files = [f'{args[0]}/result.json'] + ([KEPT] if keep(result) else [])
+            result, lines = gather(args[0], args[1:])
+            report(result, lines)
+            files = [f'{args[0]}/result.json']
+            if (os.environ.get('BENCH_KEEP') == '1' and
+                    len({k['arch'] for k in result['kernels']}) == 1):
+                files.append(KEPT)
             for f in files:
                 with open(f, 'w') as fp:
                     json.dump(result, fp, indent=1)

@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sched_state_seed: the comparison of commit 642fa448ae ("sched/core: Remove
- * set_task_state()"), some 65 million calls of set_task_state(current, ..)
- * against set_current_state(), its "Avg runtime" lines.  set_task_state() is
- * gone since; what it was, smp_store_mb() through a task pointer, is timed
- * here against today's set_current_state().  Tooling only: the overlay's
- * bench request times the live path.
- *
- * Loading it runs the benchmark in the loader's context, calls=N calls of
- * each variant, the variants taking turns in each of repeats=R rounds, and
- * prints to the kernel log, for scripts/bench/bench.py:
- *   sched_state_seed: kernel <release>, <calls> calls x <repeats> repeats
- *   sched_state_seed: cpu <cpu> repeat <r> ns: <variant> <ns> ...
- * Preemption is off for chunks of at most 1 ms, with cond_resched() between
- * them; a fatal signal, or five minutes in all, fails the load.
+ * set_task_state()"), set_task_state(current, ..) as v4.10 expanded it
+ * against set_current_state().  Loading it times @calls calls of each, in
+ * turn, @repeats times, and logs for scripts/bench/bench.py:
+ *   kernel <release>, <calls> calls x <repeats> repeats
+ *   cpu <cpu> repeat <r> ns: set_task_state_ptr <ns> set_current_state <ns>
+ * Preemption is off for 1 ms at most; a fatal signal, or five minutes in
+ * all, fails the load.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -27,16 +21,14 @@
 #include <linux/utsname.h>
 
 #define SEED_BLOCK	1024U
-#define SEED_CHUNK_NS	NSEC_PER_MSEC
 #define SEED_MAX_MS	300000
-#define SEED_REPEATS	100
 
 static uint calls = 65000000;
 module_param(calls, uint, 0444);
 MODULE_PARM_DESC(calls, "calls of each variant in a repeat");
 static uint repeats = 5;
 module_param(repeats, uint, 0444);
-MODULE_PARM_DESC(repeats, "repeats, at most 100");
+MODULE_PARM_DESC(repeats, "repeats");
 
 static noinline void seed_set_task_state_ptr(struct task_struct *tsk,
 					     unsigned int n)
@@ -54,28 +46,20 @@ static noinline void seed_set_current_state(struct task_struct *tsk,
 		set_current_state(TASK_RUNNING);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(struct task_struct *tsk, unsigned int n);
-} variants[] = {
-	{ "set_task_state_ptr", seed_set_task_state_ptr },
-	{ "set_current_state", seed_set_current_state },
-};
-
-/* @calls calls of variant @v; its ns, or -errno */
-static s64 seed_time(unsigned int v, unsigned long deadline, int *cpu)
+/* @calls calls of @fn; its ns, or -errno */
+static s64 seed_time(void (*fn)(struct task_struct *, unsigned int),
+		     unsigned long deadline)
 {
 	unsigned int n, left = calls;
 	u64 start, now, ns = 0;
 
 	while (left) {
 		preempt_disable();
-		*cpu = smp_processor_id();
 		start = ktime_get_ns();
 		now = start;
-		while (left && now - start < SEED_CHUNK_NS) {
+		while (left && now - start < NSEC_PER_MSEC) {
 			n = min(left, SEED_BLOCK);
-			variants[v].fn(current, n);
+			fn(current, n);
 			left -= n;
 			now = ktime_get_ns();
 		}
@@ -93,22 +77,22 @@ static s64 seed_time(unsigned int v, unsigned long deadline, int *cpu)
 static int __init seed_init(void)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(SEED_MAX_MS);
-	s64 ns[ARRAY_SIZE(variants)];
-	unsigned int r, v;
-	int cpu = 0;
+	s64 ptr, cur;
+	unsigned int r;
 
-	if (!calls || !repeats || repeats > SEED_REPEATS)
+	if (!calls || !repeats)
 		return -EINVAL;
 	pr_info("kernel %s, %u calls x %u repeats\n", init_utsname()->release,
 		calls, repeats);
 	for (r = 1; r <= repeats; r++) {
-		for (v = 0; v < ARRAY_SIZE(variants); v++) {
-			ns[v] = seed_time(v, deadline, &cpu);
-			if (ns[v] < 0)
-				return ns[v];
-		}
-		pr_info("cpu %d repeat %u ns: %s %lld %s %lld\n", cpu, r,
-			variants[0].name, ns[0], variants[1].name, ns[1]);
+		ptr = seed_time(seed_set_task_state_ptr, deadline);
+		if (ptr < 0)
+			return ptr;
+		cur = seed_time(seed_set_current_state, deadline);
+		if (cur < 0)
+			return cur;
+		pr_info("cpu %d repeat %u ns: set_task_state_ptr %lld set_current_state %lld\n",
+			raw_smp_processor_id(), r, ptr, cur);
 	}
 	return 0;
 }
