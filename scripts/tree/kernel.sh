@@ -1,14 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Make kernel NAME of kernels.tsv ready to boot and to build modules against,
-# once: build it from the mainline tree, or unpack Debian's image and
-# headers.  Prints its directory, whose file "env" sets KNAME, KARCH,
-# KIMAGE, KDIR, KVER and KFROM (what it is made from).
-#
-#   kernel.sh NAME     make it (cached in $CACHE/kernels), print its directory
+# kernel.sh NAME: make kernel NAME of kernels.tsv once (built from the mainline
+# tree, or Debian's unpacked) in $CACHE/kernels; print its directory, whose
+# "env" sets KNAME, KARCH, KIMAGE, KDIR, KVER and KFROM (what it is made from).
 . "$(dirname "$0")/../lib.sh"
 
-# bump when the way kernels are built changes: every build kernel is rebuilt
+# bump when the way kernels are built changes: every built kernel rebuilds
 RECIPE=1
 JOBS=${JOBS:-$(nproc)}
 
@@ -17,133 +14,95 @@ name=$1
 read -r arch from what < <(kernels arch,from,what name="$name") ||
 	die "KERNEL=$name: not in scripts/kernels.tsv; known: $(kernels name | tr '\n' ' ')"
 arch_set "$arch"
-debarch=$A_DEBIAN image=$A_IMAGE
-# the build tree's host programs (fixdep, modpost) run on this machine
-hostarch=$(dpkg --print-architecture)
-
 mkdir -p "$CACHE/kernels"
 
-# done DIR VAR=VALUE...: record the kernel's env, mark DIR complete, print it
+# done_kernel KIMAGE KDIR KVER KFROM: write $dir/env, marking $dir complete
 done_kernel()
 {
-	local dir=$1 v
-
-	shift
-	for v in "KNAME=$name" "KARCH=$arch" "$@"; do
-		printf '%s=%q\n' "${v%%=*}" "${v#*=}"
-	done >"$dir/env.tmp"
+	printf 'KNAME=%q\nKARCH=%q\nKIMAGE=%q\nKDIR=%q\nKVER=%q\nKFROM=%q\n' \
+		"$name" "$arch" "$@" >"$dir/env.tmp"
 	mv "$dir/env.tmp" "$dir/env"
-	used "$dir"
-}
-
-# used DIR: print DIR, and mark it used now (make prune-cache reads the mark)
-used()
-{
-	touch "$1/used"
-	echo "$1"
-}
-
-# wanted FRAGMENT... CONFIG: fail if an option's last line in the fragments
-# did not survive into CONFIG
-wanted()
-{
-	local config=${*: -1} l o missing=0
-	local -A want=()
-
-	while IFS= read -r l; do
-		case $l in
-		CONFIG_*=*) o=${l%%=*} ;;
-		"# CONFIG_"*" is not set") o=${l#\# }; o=${o%% *} ;;
-		*) continue ;;
-		esac
-		want[$o]=$l
-	done < <(cat "${@:1:$#-1}")
-	for o in "${!want[@]}"; do
-		l=${want[$o]}
-		case $l in
-		CONFIG_*) grep -qxF -- "$l" "$config" && continue ;;
-		*) grep -q "^$o=" "$config" || continue ;;
-		esac
-		echo "kernel $name: wanted '$l', .config has: $(grep -E "(^|# )$o[= ]" "$config" || echo nothing)" >&2
-		missing=$((missing + 1))
-	done
-	[ $missing -eq 0 ] || die "kernel $name: $missing wanted options are not in $config"
 }
 
 build_kernel()
 {
-	local src frags=() f key dir out log start
+	local src tree frags=() f key out log bad
 
 	src=$("$TOP/scripts/tree/mainline.sh")
-	frags=("$TOP/scripts/tree/kconfig/base.config" "$TOP/scripts/tree/kconfig/$arch.config")
-	for f in ${what//-/}; do
+	tree=$(cat "$(dirname "$src")/done")
+	for f in base "$arch" ${what//-/}; do
 		frags+=("$TOP/scripts/tree/kconfig/$f.config")
 	done
 	frags+=("$TOP/tools/testing/selftests/sched_state/config")
 	# the options alone: a comment in a fragment rebuilds nothing
-	key=$({ echo "$RECIPE $arch"; cat "$(dirname "$src")/done"
+	key=$({ echo "$RECIPE $arch"; echo "$tree"
 		grep -h -e '^CONFIG_' -e '^# CONFIG_.* is not set' "${frags[@]}"; } |
 		sha256sum | cut -c1-12)
 	dir=$CACHE/kernels/$name-$key
 	out=$dir/build
+	log=$dir/build.log
 	exec 9>"$dir.lock"
 	flock 9
-	if [ -f "$dir/env" ]; then
-		used "$dir"
-		return
-	fi
-	say "kernel $name: building $(cat "$(dirname "$src")/done") into $out (log: $dir/build.log, some minutes, once)"
+	[ ! -f "$dir/env" ] || return 0
+	say "kernel $name: building $tree into $out (log: $log, some minutes, once)"
 	# for kbuild and merge_config.sh alike
 	export ARCH=$A_KARCH CROSS_COMPILE=$A_CROSS
 	rm -rf "$dir"
 	mkdir -p "$out"
-	log=$dir/build.log
-	start=$SECONDS
-	make_kernel() { make -C "$src" O="$out" "$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: make $* failed; log: $log"; }; }
 	make_kernel tinyconfig
 	(cd "$src" && scripts/kconfig/merge_config.sh -O "$out" "$out/.config" "${frags[@]}") >>"$log" 2>&1 ||
 		die "kernel $name: merge_config.sh failed; log: $log"
-	wanted "${frags[@]}" "$out/.config"
-	make_kernel -j"$JOBS" "$(basename "$image")" modules_prepare
+	# each option's last value in the fragments ("is not set": or none)
+	bad=$(awk '
+	{ o = /^CONFIG_/ ? substr($0, 1, index($0, "=") - 1) : /^# CONFIG_.* is not set$/ ? $2 : "" }
+	o != "" && FNR == NR { have[o] = $0 }
+	o != "" && FNR != NR { want[o] = $0 }
+	END {
+		for (o in want)
+			if (want[o] != have[o] && !(want[o] ~ /^#/ && have[o] !~ /^CONFIG_/))
+				printf "\n  wanted \"%s\", .config has \"%s\"", want[o], have[o]
+	}' "$out/.config" "${frags[@]}")
+	[ -z "$bad" ] || die "kernel $name: options missing from $out/.config:$bad"
+	make_kernel -j"$JOBS" "$(basename "$A_IMAGE")" modules_prepare
 	# modules writes Module.symvers, which external modules link against
 	make_kernel -j"$JOBS" modules
-	[ -f "$out/$image" ] && [ -f "$out/Module.symvers" ] || die "kernel $name: no $image or Module.symvers; log: $log"
-	say "kernel $name: built in $((SECONDS - start)) s"
-	done_kernel "$dir" "KIMAGE=$out/$image" "KDIR=$out" \
-		"KVER=$(cat "$out/include/config/kernel.release")" \
-		"KFROM=$(cat "$(dirname "$src")/done") +$(echo " ${frags[*]##*/}")"
+	[ -f "$out/$A_IMAGE" ] && [ -f "$out/Module.symvers" ] ||
+		die "kernel $name: no $A_IMAGE or Module.symvers; log: $log"
+	done_kernel "$out/$A_IMAGE" "$out" "$(cat "$out/include/config/kernel.release")" \
+		"$tree + ${frags[*]##*/}"
+}
+
+make_kernel()
+{
+	make -C "$src" O="$out" "$@" >>"$log" 2>&1 ||
+		{ tail -n 30 "$log" >&2; die "kernel $name: make $* failed; log: $log"; }
 }
 
 unpack_kernel()
 {
-	local pkg ver abi headers deps kbuild dir root mk
+	local debian=$TOP/scripts/tree/debian.sh found pkg ver abi headers deps kbuild root
 
-	read -r pkg ver < <("$TOP/scripts/tree/debian.sh" newest "$debarch" "$what") ||
-		die "kernel $name: no package matching '$what' in Debian's archive"
+	found=$("$debian" newest "$A_DEBIAN" "$what")
+	read -r pkg ver <<<"$found"
 	abi=${pkg#linux-image-}
 	abi=${abi%-unsigned}
 	dir=$CACHE/kernels/$name-$abi-$ver
 	exec 9>"$dir.lock"
 	flock 9
-	if [ -f "$dir/env" ]; then
-		used "$dir"
-		return
-	fi
+	[ ! -f "$dir/env" ] || return 0
 	headers=linux-headers-$abi
-	deps=$("$TOP/scripts/tree/debian.sh" depends "$debarch" "$headers" 'linux-headers-.*')
+	deps=$("$debian" depends "$A_DEBIAN" "$headers" 'linux-headers-.*')
 	# linux-kbuild's programs run here: this machine's arch, the same version
-	# (the headers' scripts and tools link to it, relative to the root)
-	kbuild=$("$TOP/scripts/tree/debian.sh" depends "$debarch" "$headers" 'linux-kbuild-.*')
-	say "kernel $name: unpacking $pkg $ver and $headers" $deps "and $hostarch's" $kbuild
+	kbuild=$("$debian" depends "$A_DEBIAN" "$headers" 'linux-kbuild-.*')
+	say "kernel $name: unpacking $pkg $ver and $headers" $deps $kbuild
 	rm -rf "$dir"
 	root=$dir/root
-	"$TOP/scripts/tree/debian.sh" unpack "$debarch" "$root" "$pkg=$ver" "$headers" $deps
-	[ -z "$kbuild" ] || "$TOP/scripts/tree/debian.sh" unpack "$hostarch" "$root" "$kbuild=$ver"
+	"$debian" unpack "$A_DEBIAN" "$root" "$pkg=$ver" "$headers" $deps
+	[ -z "$kbuild" ] || "$debian" unpack "$(dpkg --print-architecture)" "$root" "$kbuild=$ver"
 	# the flavour's Makefile includes the common headers by absolute path
-	mk=$root/usr/src/$headers/Makefile
-	sed "s|^include /usr/src/|include $root/usr/src/|" "$mk" >"$mk.new" && mv "$mk.new" "$mk"
-	done_kernel "$dir" "KIMAGE=$(ls "$root"/boot/vmlinu[xz]-* | head -n 1)" \
-		"KDIR=$root/usr/src/$headers" "KVER=$abi" "KFROM=Debian $pkg $ver"
+	sed -i "s|^include /usr/src/|include $root/usr/src/|" "$root/usr/src/$headers/Makefile"
+	done_kernel "$(ls "$root"/boot/vmlinu[xz]-* | head -n 1)" "$root/usr/src/$headers" "$abi" \
+		"Debian $pkg $ver"
 }
 
 case $from in
@@ -151,3 +110,5 @@ build) build_kernel ;;
 debian) unpack_kernel ;;
 *) die "scripts/kernels.tsv: $name: unknown source '$from'" ;;
 esac
+touch "$dir/used"	# make prune-cache reads the mark
+echo "$dir"

@@ -1,12 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * What the module uses from mainline, for the older trees of
- * scripts/kernels.tsv: module_compat (lib.sh) passes it with -include to
- * the module's build against a KDIR that lacks it.  It comes before any
- * file's own #define pr_fmt, so it includes nothing.
- */
+/* For a KDIR older than mainline (lib.sh: module_compat); -include'd first: no #include */
 
-/* v7.0, and some stable trees; here a macro expanded where linux/slab.h is in */
+/* v7.0, and some stable trees; expanded where linux/slab.h is in */
 #define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
 
 /* v6.6 */

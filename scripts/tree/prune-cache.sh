@@ -1,15 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Remove from $CACHE the kernels, mainline trees and sched_state builds
-# (scripts/tree/build-kselftest.sh) that no command has used for DAYS days
-# (default 14; 0: all of them), each under its own lock, so that one being
-# built or unpacked now stays.  An entry made before the "used" mark existed counts
-# from its own time.
+# Remove the entries of $CACHE (kernels, trees, suites) unused for DAYS days
+# (default 14; 0: all; without a "used" mark, by their own time), each under
+# its lock: one in use stays.
 . "$(dirname "$0")/../lib.sh"
 
 days=${DAYS:-14}
 [[ $days =~ ^[0-9]+$ ]] || die "DAYS=$days: not a number"
-freed=0
 for d in "$CACHE"/kernels/*/ "$CACHE"/src/*/ "$CACHE"/kselftest/*/; do
 	d=${d%/}
 	[ -d "$d" ] || continue
@@ -19,10 +16,7 @@ for d in "$CACHE"/kernels/*/ "$CACHE"/src/*/ "$CACHE"/kselftest/*/; do
 	exec 9>"$d.lock"
 	flock -n 9 || { say "prune-cache: ${d#"$CACHE"/} is in use; kept"; continue; }
 	kb=$(du -sk "$d" | cut -f1)
-	rm -rf "$d"
-	rm -f "$d.lock"
+	rm -rf "$d" "$d.lock"
 	exec 9>&-
-	freed=$((freed + kb))
 	say "prune-cache: removed ${d#"$CACHE"/} ($((kb / 1024)) MiB)"
 done
-say "prune-cache: $((freed / 1024)) MiB freed in $CACHE (entries unused for $days days)"

@@ -1,40 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
-# The tooling's own programs, built as the selftests Makefile builds the
-# overlay's (scripts/tree/build-kselftest.sh gives both the same compiler,
-# uapi headers and -static): module-tests/, the project's tests of its
-# module, and bench/, will-it-scale's unlink1.  They include the overlay's headers
-# from SELFTESTS/sched_state, and build with -Wall -Wextra.
-#
-#   make -f scripts/tree/tooling-programs.mk SELFTESTS=DIR
-#        [CROSS_COMPILE=PREFIX] [KHDR_INCLUDES=-isystem...]
-#        [LDFLAGS=-static] OUTPUT=DIR install
-#
-# SELFTESTS: a tree's tools/testing/selftests with the overlay in it;
-# OUTPUT: where the programs are built and installed, in module-tests/
-# (from scripts/gates/module-tests/) and bench/ (from scripts/bench/),
-# beside the scripts they go with.
+# The workshop's programs (scripts/gates/module-tests/, scripts/bench/), built
+# as lib.mk builds the suite's, into OUTPUT/module-tests/ and OUTPUT/bench/:
+#   make -f tooling-programs.mk SELFTESTS=DIR OUTPUT=DIR [CROSS_COMPILE=P] [install]
 SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 CC := $(CROSS_COMPILE)gcc
-# -D_GNU_SOURCE= as lib.mk passes it: the sources do not define it
+# cross-built programs are static, as the suite's
+LDFLAGS := $(if $(CROSS_COMPILE),-static)
+# -D_GNU_SOURCE= as lib.mk passes it
 CFLAGS := -Wall -Wextra -O2 -D_GNU_SOURCE= -I$(SELFTESTS)/sched_state $(KHDR_INCLUDES)
-PROGS := module-tests/sched_state_fuzz bench/unlink1
 HDRS := $(wildcard $(SELFTESTS)/kselftest.h $(SELFTESTS)/sched_state/*.h)
 
-ifeq ($(wildcard $(SELFTESTS)/sched_state/sched_state.h),)
-$(error SELFTESTS=$(SELFTESTS): no sched_state/ with the overlay in it)
-endif
-ifeq ($(OUTPUT),)
-$(error OUTPUT= is not set)
-endif
+$(if $(wildcard $(SELFTESTS)/sched_state/sched_state.h),,$(error SELFTESTS=$(SELFTESTS): no overlay in it))
+$(if $(OUTPUT),,$(error OUTPUT= is not set))
 
 .PHONY: all install
-all: $(addprefix $(OUTPUT)/,$(PROGS))
+all: $(OUTPUT)/module-tests/sched_state_fuzz $(OUTPUT)/bench/unlink1
 
-$(OUTPUT)/module-tests/%: $(SCRIPTS)/gates/module-tests/%.c $(HDRS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
-
-$(OUTPUT)/bench/%: $(SCRIPTS)/bench/%.c $(HDRS)
+# module-tests/X.c is in scripts/gates/, bench/X.c in scripts/
+vpath %.c $(SCRIPTS)/gates $(SCRIPTS)
+$(OUTPUT)/%: %.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
