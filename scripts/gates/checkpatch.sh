@@ -1,22 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The tree's checkpatch.pl --strict on every file of the overlay: upstream
-# wants zero errors, warnings and checks.  The files are named by their
-# paths in the tree, as in a patch, since some rules go by path (tools/ is
-# userspace).  scripts/report/patches.sh --check runs it on the series in
-# the tree.
+# checkpatch.pl --strict on every overlay file, named by its path in the
+# tree (some rules go by path): upstream wants no error, warning or check.
 . "$(dirname "$0")/../lib.sh"
 
 [ -x "$KSRC/scripts/checkpatch.pl" ] || die "no checkpatch.pl in KSRC=$KSRC: run 'make tree'"
 files=$(cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation)
 echo "checkpatch: $KSRC/scripts/checkpatch.pl ($(make -s -C "$KSRC" kernelversion))"
-findings=0
-for f in $files; do
-	out=$(cd "$TOP" && perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree --terse \
-		--show-types -f "$f" | grep -E ': (ERROR|WARNING|CHECK):' || true)
-	[ -z "$out" ] && continue
-	printf '%s\n' "$out"
-	findings=$((findings + $(printf '%s\n' "$out" | wc -l)))
-done
-echo "checkpatch --strict: $(echo "$files" | wc -w) files, $findings findings"
-[ "$findings" -eq 0 ]
+out=$(cd "$TOP" && for f in $files; do
+	perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree --terse --show-types -f "$f"
+done | grep -E ': (ERROR|WARNING|CHECK):' || true)
+[ -z "$out" ] || printf '%s\n' "$out"
+echo "checkpatch --strict: $(echo "$files" | wc -w) files, $(grep -c . <<<"$out") findings"
+[ -z "$out" ]

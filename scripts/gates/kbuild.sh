@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# What static.sh and build-matrix.sh share.  Sourced after scripts/lib.sh.
+
+OVERLAY=tools/testing/selftests/sched_state
+WARNED='([Ww]arning|WARNING|[Ee]rror):'
+
+# the overlay's files, relative to TOP, as prepare-tree.sh lays them
+overlay_files()
+{
+	(cd "$TOP" && git ls-files -co --exclude-standard -- "$OVERLAY") | sort
+}
+
+# tree_clean DIR WHAT: after WHAT, DIR/$OVERLAY holds the overlay's files alone
+tree_clean()
+{
+	local d
+
+	d=$(comm -3 <(overlay_files) <(cd "$1" && find "$OVERLAY" -type f | sort) |
+		sed 's/^\t/  left: /; t; s/^/  gone: /')
+	[ -z "$d" ] || printf 'after %s, %s is not as the overlay laid it:\n%s\n' "$2" "$1" "$d"
+	[ -z "$d" ]
+}
+
+# snapshot KDIR: each file's type, size and time, and Module.symvers' checksum
+snapshot()
+{
+	(cd "$1" && find . -printf '%y %p %s %T@\n' | sort && sha256sum Module.symvers) 2>&1
+}
+
+# kept KDIR CMD...: CMD, and KDIR unchanged by it
+kept()
+{
+	local before
+
+	before=$(snapshot "$1")
+	"${@:2}" || return 1
+	[ "$(snapshot "$1")" = "$before" ] && return 0
+	echo "KDIR=$1 changed:"
+	diff <(echo "$before") <(snapshot "$1") | grep '^[<>]' | head -n 4
+	return 1
+}
+
+# module_build DIR KDIR [MAKE_ARG...]: a copy of the overlay in DIR, its
+# module built against KDIR with W=1 and no warning (log: DIR.log), then
+# cleaned away
+module_build()
+{
+	local dir=$1 kdir=$2 log=$1.log m=$1/$OVERLAY/test_module compat
+
+	shift 2
+	[ -f "$kdir/Makefile" ] && [ -f "$kdir/Module.symvers" ] ||
+		{ echo "KDIR=$kdir: not a kernel build tree (no Makefile or Module.symvers)"; return 1; }
+	copy_overlay "$dir"
+	mapfile -t compat < <(module_compat "$kdir")
+	echo "make -C $m KDIR=$kdir W=1 ${compat[*]} $*"
+	make -C "$m" KDIR="$kdir" W=1 "${compat[@]}" "$@" >"$log" 2>&1 ||
+		{ tail -n 20 "$log"; return 1; }
+	! grep -E "$WARNED" "$log" || { echo "the build warned; log: $log"; return 1; }
+	[ -f "$m/test_sched_state.ko" ] || { echo "no test_sched_state.ko; log: $log"; return 1; }
+	make -C "$m" KDIR="$kdir" clean >>"$log" 2>&1 || { echo "clean failed; log: $log"; return 1; }
+	tree_clean "$dir" "make clean"
+}
+
+# copy_overlay DIR [TREE]: the overlay laid into DIR, empty or TREE hard-linked
+copy_overlay()
+{
+	rm -rf "$1" && mkdir -p "$1" || return 1
+	[ -z "${2:-}" ] || cp -al "$2/." "$1/" || return 1
+	overlay_files | rsync -a --files-from=- "$TOP/" "$1/"
+}
