@@ -46,7 +46,7 @@ export CHILD_CHECKS="busy_loop_is_R pipe_read_sleeps_S sigstop_stops_T sigkill_e
 
 # make kselftest on this host's kernel, KDIR naming no tree (the module
 # must not load into the running kernel): the module-free checks pass, the
-# rest skip with a reason, and the names pass farm_names.py.
+# rest skip with a reason, and the names pass results.py --names.
 host_kselftest()
 {
 	local out=$BUILD/host-kselftest
@@ -56,7 +56,7 @@ host_kselftest()
 	cat "$out/kselftest.log"
 	python3 "$REPORT/ktap.py" --log "$out/kselftest.log" "$out/result.json"
 	python3 "$REPORT/result.py" host "$out/result.json" &&
-	python3 "$REPORT/farm_names.py" "$out/result.json"
+	python3 "$REPORT/results.py" --names "$out/result.json"
 }
 
 # get_maintainer.pl sends the new files to the scheduler maintainers
@@ -179,8 +179,8 @@ for p in "${plan[@]}"; do
 	runs+=("$BUILD/${p%:*}/vm")
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
-	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" "$@"' \
-	"$REPORT/farm_names.py" "${runs[@]/%//result.json}"
+	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0" --names "$@"' \
+	"$REPORT/results.py" "${runs[@]/%//result.json}"
 gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM run's first part): no hung_task result, no kernel report" \
 	python3 "$REPORT/result.py" farm-default "$BUILD/$default/vm/result.json"
 # after the kernels: the cover letter carries the results they just gave

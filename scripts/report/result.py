@@ -20,14 +20,9 @@ import sys
 import time
 
 import ktap
-from ktap import verdict
+from ktap import load, verdict
 
 DEFAULT = 'selftests: sched_state: sched_state.sh'
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 def reported(c):
@@ -36,15 +31,14 @@ def reported(c):
 
 
 def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
-    """vm.sh's OUT/result.json from its files, and its summary line; exit 1
-    if the run had a problem"""
+    """vm.sh's OUT/result.json from its files, and its summary line"""
     problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
     tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
     console = open(f'{out}/console.txt', errors='replace').read()
     parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
     for p in parsed['problems']:
         print(f'vm.sh: {p}')
-        problems.append(p)
+    problems += parsed['problems']
 
     def uptime(what):
         m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
@@ -59,24 +53,19 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
                 (l.rstrip('\n').partition(':') for l in open(f'{out}/{name}'))]
     reports, accepted = numbered('reports'), numbered('accepted')
     # the hung-task part: its marks in the kernel log (guest/suite.sh)
-    marks = {}
+    marks = {'begin': (None, None), 'end': (None, None)}
     for n, l in enumerate(open(f'{out}/dmesg.log', errors='replace'), 1):
         m = re.fullmatch(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: '
                          r'hung_task (begin|end)\n?', l)
-        if m and m[2] not in marks:
+        if m and marks[m[2]][0] is None:
             marks[m[2]] = (n, float(m[1]) if m[1] else None)
-    part, hung_secs = None, None
-    if 'begin' in marks:
-        end = marks.get('end', (None, None))
-        part = {'dmesg_lines': [marks['begin'][0], end[0]]}
-        if None not in (marks['begin'][1], end[1]):
-            hung_secs = round(end[1] - marks['begin'][1], 2)
+    (begin, t0), (end, t1) = marks['begin'], marks['end']
+    part = {'dmesg_lines': [begin, end]} if begin else None
+    hung_secs = round(t1 - t0, 2) if begin and None not in (t0, t1) else None
     r = {
         'kimage': kimage, 'arch': arch, 'accel': accel,
         'guest_rc': int(rc[1]) if rc else None,
-        'timed_out': bool(timedout),
-        'ok': not problems,
-        'problems': problems,
+        'timed_out': bool(timedout), 'ok': not problems, 'problems': problems,
         'counts': dict(parsed['counts'], reports=len(reports),
                        accepted=len(accepted)),
         'seconds': {'host': int(seconds), 'timeout': int(limit),
@@ -85,8 +74,7 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
                     if booted is not None and done is not None else None,
                     'hung_task': hung_secs},
         'tests': parsed['tests'],
-        'kernel_reports': reports,
-        'accepted_reports': accepted,
+        'kernel_reports': reports, 'accepted_reports': accepted,
         'hung_task_part': part,
         'guest_env': dict(e.split('=', 1) for e in env),
         'files': parsed['files'], 'bad_files': parsed['bad_files'],
@@ -116,9 +104,8 @@ def value(result, keys):
 
 
 def flat(result, flat_tap, planted_tap):
-    """every result, nested ones too, as a top-level TAP line named by its
-    path, for prove and kunit.py parse (they judge the top level only);
-    PLANTED_TAP: the same with its first passing nested result failed"""
+    """each result as a top-level TAP line named by its path, for prove and
+    kunit.py parse; PLANTED_TAP: its first passing nested result failed"""
     tests = load(result)['tests']
     if not any(t['result'] == 'pass' and t['depth'] for t in tests):
         sys.exit(f'result.py: no passing nested result in {result}')
@@ -163,8 +150,7 @@ def tested(path):
 
 
 def stress(out):
-    """the seed and the results of a guest/stress.sh run; exit 1, naming
-    them, if any is missing or failed"""
+    """the seed and the results of a guest/stress.sh run"""
     want = {'sched_state_fuzz': ['bad requests', 'fuzz: ',
                                  'sanity after fuzz'],
             'sched_state_lifecycle': ['load/unload cycles: ',
@@ -204,9 +190,8 @@ def summary(result):
 
 
 def farm_default(result):
-    """check.sh's farm run: the default run holds sched_state.sh alone, no
-    hung_task result, no kernel report; the hung-task program's results
-    are its own and its accepted reports inside its part of dmesg.log"""
+    """the default run holds sched_state.sh alone, no hung_task result nor
+    kernel report; the hung-task program's accepted reports are in its part"""
     r = load(result)
     tests, bad, hung = r['tests'], [], DEFAULT + ' hung_task'
     top = [t['name'] for t in tests if t['depth'] == 0]
@@ -234,6 +219,27 @@ def farm_default(result):
     return verdict(bad)
 
 
+def children(tests, planned, reason, may_pass='$^'):
+    """Problems unless the PLANNED TESTS are CHILD_CHECKS' passing and the
+    rest skipping with a REASON (or passing, named as MAY_PASS says)"""
+    want = sorted('child.' + c for c in os.environ['CHILD_CHECKS'].split())
+    passed = sorted(t['name'] for t in tests if t['result'] == 'pass' and
+                    not re.fullmatch(may_pass, t['name']))
+    bad = [] if passed == want else [f"child checks passed: "
+                                     f"{' '.join(passed)}; not {' '.join(want)}"]
+    if not tests or planned != len(tests):
+        bad.append(f'{len(tests)} results, planned {planned}')
+    for t in tests:
+        named = t['name'] in want or re.fullmatch(may_pass, t['name'])
+        reasoned = re.fullmatch(r'[A-Za-z_.]+', t['name']) and re.match(
+            reason, t['comment'] or '')
+        if not (t['result'] == 'pass' and named or
+                t['result'] == 'skip' and reasoned):
+            bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}, "
+                       'not a skip with its reason')
+    return bad
+
+
 def host(result):
     """check.sh's host kselftest: one passing sched_state.sh, the child
     checks pass, the rest skip with a reason (a v1 freezer's may pass)"""
@@ -244,21 +250,8 @@ def host(result):
         bad.append('not one passing sched_state.sh: ' +
                    ', '.join(f"{t['name']} {t['result']}" for t in top))
     nested = [t for t in tests if t['depth'] == 1]
-    if not top or top[0]['planned'] != len(nested):
-        bad.append(f"{len(nested)} nested results, planned "
-                   f"{top[0]['planned'] if top else None}")
-    want = ['child.' + c for c in os.environ['CHILD_CHECKS'].split()]
-    proc = [t for t in nested if t['result'] == 'pass' and t['name'] in want]
-    if sorted(t['name'] for t in proc) != sorted(want):
-        bad.append(f"child checks passed: {' '.join(t['name'] for t in proc)}; "
-                   f"not all of {' '.join(want)}")
-    for t in nested:
-        if t in proc or (t['result'] == 'pass' and
-                         re.fullmatch(r'freezer\.[A-Za-z_]+', t['name'])):
-            continue
-        if t['result'] != 'skip' or not re.fullmatch(r'[A-Za-z_.]+', t['name']) \
-                or not re.match(r'[a-z]', t['comment'] or ''):
-            bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}")
+    bad += children(nested, top[0]['planned'] if top else None, r'[a-z]',
+                    r'freezer\.[A-Za-z_]+')
     c = r['counts']
     print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
           f"{c['skip']} skip, {c['fail']} fail")
@@ -268,7 +261,6 @@ def host(result):
 def nobody(out, rc1, rc2):
     """check.sh's non-root run: OUT/harness.json and OUT/wrapper.json alike,
     the child checks pass, the rest skip with "needs ..."; OUT/calls empty"""
-    want = {'child.' + c for c in os.environ['CHILD_CHECKS'].split()}
     bad, seen = [], []
     for prog, rc, f in (('sched_state_test', rc1, 'harness'),
                         ('sched_state.sh', rc2, 'wrapper')):
@@ -276,17 +268,8 @@ def nobody(out, rc1, rc2):
         tests, c = [t for t in r['tests'] if t['depth'] == 0], r['counts']
         if rc != '0':
             bad.append(f'{prog}: exit {rc}, not 0')
-        if not tests or c['planned'] != len(tests):
-            bad.append(f"{prog}: {len(tests)} results, planned {c['planned']}")
-        bad += [f'{prog}: {p}' for p in r['problems']]
-        passed = {t['name'] for t in tests if t['result'] == 'pass'}
-        if passed != want:
-            bad.append(f"{prog}: passed {' '.join(sorted(passed))}; not "
-                       f"{' '.join(sorted(want))}")
-        bad += [f"{prog}: {t['name']}: {t['result']} {t['comment'] or ''}, "
-                'not a skip with its reason' for t in tests
-                if t['name'] not in want and not (t['result'] == 'skip' and (
-                    t['comment'] or '').startswith('needs '))]
+        bad += [f'{prog}: {p}' for p in
+                r['problems'] + children(tests, c['planned'], 'needs ')]
         seen.append([(t['name'], t['result'], t['comment']) for t in tests])
         root = sum(t['comment'] == 'needs root' for t in tests)
         print(f"{prog} as nobody: exit {rc}, {c['pass']} pass, {c['skip']} skip "
@@ -298,11 +281,8 @@ def nobody(out, rc1, rc2):
     return verdict(bad)
 
 
-COMMANDS = ('write', 'value', 'flat', 'matrix', 'tested', 'stress', 'summary',
-            'farm_default', 'host', 'nobody')
-
 if __name__ == '__main__':
-    cmd = sys.argv[1].replace('-', '_') if sys.argv[1:] else None
-    if cmd not in COMMANDS:
+    cmd = sys.argv[1] if sys.argv[1:] else None
+    if cmd not in re.findall(r'result\.py ([a-z-]+)', __doc__):  # usage's
         sys.exit(__doc__)
-    sys.exit(globals()[cmd](*sys.argv[2:]))
+    sys.exit(globals()[cmd.replace('-', '_')](*sys.argv[2:]))

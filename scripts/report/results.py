@@ -1,18 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""A run's results as dashboards read them: JUnit XML and KCIDB v5 JSON.
+"""A run's results as dashboards and CI farms name them.
 
 usage: results.py --kernel NAME --release R DIR
-           write DIR/junit.xml and DIR/kcidb.json from DIR/result.json,
-           then check them
-       results.py --check DIR...   check DIR/kcidb.json and DIR/junit.xml
+           DIR/junit.xml and DIR/kcidb.json from DIR/result.json, checked
+       results.py --check DIR...   kcidb-io's schema v5.0 rules and unique
+           ids in DIR/kcidb.json, the same results in DIR/junit.xml
+       results.py --names RESULT_JSON...   names as Linaro's kselftest
+           parse-output.py makes them (LKFT, KernelCI's LAVA): each test once,
+           at most MAX_LEN long, the same in every run less skip reasons
        results.py --self-test
-
-The check applies kcidb-io's schema v5.0 (kcidb_io/schema/v05_00.py) to
-the tests, then that ids are unique and JUnit holds the same results.
 """
 import datetime
-import json
 import os
 import re
 import sys
@@ -20,14 +19,12 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import ktap
-from farm_names import slugify
 
 SUITE = "kselftest.sched_state"
 ORIGIN = "sched_state"
-STATUS = {"pass": "PASS", "skip": "SKIP", "fail": "FAIL"}
-# kcidb_io/schema/v05_00.py: $defs/test's properties, their patterns
-# (origin_id_pattern, origin_pattern, test_path_re, $defs/status, RFC 3339
-# date-time)
+MAX_LEN = 100
+# kcidb_io/schema/v05_00.py: $defs/test's properties and their patterns
+# (origin_id_pattern, origin_pattern, test_path_re, $defs/status, date-time)
 DATE_TIME = r"^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$"
 TEST_FIELDS = {
     "_timestamp": str, "build_id": str, "id": str, "origin": str,
@@ -47,10 +44,16 @@ MAJOR, MINOR = 5, 0
 LOG_EXCERPT_MAX = 16384
 
 
+def slugify(s):
+    """as parse-output.py slugs a name"""
+    s = re.sub(r"\[\d{1,5}\]", "", s)
+    s = re.sub(r"(^_|_$)", "", re.sub(r"[^A-Za-z0-9_-]+", "_", s))
+    return re.sub(r"_-", "__", s)
+
+
 def make(tests, build_id, start, misc):
-    """The KCIDB v5 document and the JUnit tree of a run's results: a test
-    per harness result and per program (ERROR if its plan and results
-    disagree); a JUnit testsuite per program."""
+    """The KCIDB v5 document (a test per result and per program, ERROR if its
+    plan and results disagree) and JUnit tree (a testsuite per program)."""
     kcidb = []
     suites = ET.Element("testsuites", name=SUITE)
 
@@ -68,7 +71,7 @@ def make(tests, build_id, start, misc):
         suite = ET.SubElement(suites, "testsuite", name=f"{SUITE}.{prog}")
         children = [t for t in tests if t["parent"] == i]
         for t in children:
-            name, st, diag = t["name"], STATUS[t["result"]], t["diagnostics"]
+            name, st, diag = t["name"], t["result"].upper(), t["diagnostics"]
             e = entry(".".join([SUITE] + [slugify(part) or "_" for part
                                           in name.split(".")]),
                       st, name=name, program=prog)
@@ -86,9 +89,7 @@ def make(tests, build_id, start, misc):
                               message="not ok").text = "\n".join(diag)
             if diag:
                 ET.SubElement(case, "system-out").text = "\n".join(diag)
-        st = STATUS[p["result"]]
-        if p["planned"] is None or p["planned"] != p["children"]:
-            st = "ERROR"
+        st = "ERROR" if p["planned"] != p["children"] else p["result"].upper()
         n = Counter(t["result"] for t in children)
         for k, v in (("tests", len(children)), ("failures", n["fail"]),
                      ("errors", int(st == "ERROR")), ("skipped", n["skip"])):
@@ -170,8 +171,7 @@ def check_junit(root, doc):
 
 def check_dir(d):
     try:
-        with open(os.path.join(d, "kcidb.json")) as f:
-            doc = json.load(f)
+        doc = ktap.load(os.path.join(d, "kcidb.json"))
         root = ET.parse(os.path.join(d, "junit.xml")).getroot()
     except (OSError, ValueError, ET.ParseError) as e:
         return [f"{d}: {e}"]
@@ -186,20 +186,79 @@ def check_dir(d):
     return p
 
 
+def flatten(tests, parent=None, prefix="", base_prefix=""):
+    """(farm name, the same less skip reasons, test or None at the top) of
+    each result under PARENT, children first"""
+    out = []
+    for i, t in enumerate(tests):
+        if t["parent"] != parent or (parent is None and t["depth"]):
+            continue
+        desc = t["name"]
+        if desc.startswith("selftests:"):
+            desc = desc[10:].strip()
+        full = desc
+        if t["result"] == "skip" and t["comment"]:
+            full = f"{desc} {t['comment']}".strip()
+        name = prefix + (slugify(full) or "<unknown>")
+        base = base_prefix + (slugify(desc) or "<unknown>")
+        out += flatten(tests, i, name + "_", base + "_")
+        out.append((name, base, None if parent is None else desc))
+    return out
+
+
+def names(runs):
+    """Problems of the farm names across runs, (label, tests) each."""
+    problems, bases = [], {}
+    for label, tests in runs:
+        flat, found, seen, where, longest = flatten(tests), [], {}, {}, 0
+        for name, base, test in flat:
+            n = seen[name] = seen.get(name, 0) + 1
+            if n > 1:
+                name += f"_dup{n}"
+                found.append(f"duplicate name: {name}")
+            if test is not None:
+                where.setdefault(test, []).append(base)
+            if len(name) > MAX_LEN:
+                found.append(f"{len(name)} characters: {name}")
+            longest = max(longest, len(name))
+        found += [f"{test} reported {len(w)} times: " + " ".join(w)
+                  for test, w in where.items() if len(w) > 1]
+        if not flat:
+            found.append("no results")
+        bases[label] = {base for _, base, _ in flat}
+        problems += [f"{label}: {p}" for p in found]
+        print(f"{label}: {len(flat)} results, longest name {longest}, "
+              f"{len(found)} problem(s)")
+    union = set().union(*bases.values())
+    for label, b in bases.items():
+        problems += [f"{label}: lacks {n}" for n in sorted(union - b)]
+    ktap.verdict(problems, f"names: {len(runs)} file(s), {len(union)} names")
+    return problems
+
+
+def tap(*programs):
+    """The tests of a run_kselftest.sh output: (program, its results) each."""
+    lines = ["TAP version 13", f"1..{len(programs)}"]
+    for n, (program, tests) in enumerate(programs, 1):
+        lines += [f"# selftests: sched_state: {program}",
+                  "# TAP version 13",
+                  f"# 1..{sum(not t.startswith('#') for t in tests)}"]
+        lines += [f"# {t}" for t in tests]
+        lines.append(f"ok {n} selftests: sched_state: {program}")
+    return ktap.parse(lines)["tests"]
+
+
 def self_test():
-    text = [
-        "TAP version 13", "1..2", "# selftests: sched_state: sched_state.sh",
-        "# TAP version 13", "# 1..3", "# ok 1 child.busy_loop_is_R",
-        "# #      SKIP      needs CONFIG_PREEMPT_RT",
-        "# ok 2 global.rtlock_keeps_wakeup # SKIP needs CONFIG_PREEMPT_RT",
-        "# # sched_state_test.c:42:Expected 1 (1) == seen (0)",
-        "# not ok 3 race.lost_wakeups",
-        "not ok 1 selftests: sched_state: sched_state.sh # exit=1",
-        "# selftests: sched_state: sched_state.sh hung_task",
-        "# TAP version 13", "# 1..1",
-        "# ok 1 hung_task.uninterruptible.detector",
-        "ok 2 selftests: sched_state: sched_state.sh hung_task"]
-    doc, junit = make(ktap.parse(text)["tests"], "sched_state:mainline",
+    sh = "sched_state.sh"
+    tests = tap((sh, ["ok 1 child.busy_loop_is_R",
+                      "#      SKIP      needs CONFIG_PREEMPT_RT",
+                      "ok 2 global.rtlock_keeps_wakeup # SKIP needs "
+                      "CONFIG_PREEMPT_RT",
+                      "# sched_state_test.c:42:Expected 1 (1) == seen (0)",
+                      "not ok 3 race.lost_wakeups"]),
+                (sh + " hung_task", ["ok 1 hung_task.uninterruptible.detector"]))
+    tests[3]["result"] = "fail"     # sched_state.sh's exit 1
+    doc, junit = make(tests, "sched_state:mainline",
                       "2026-01-01T00:00:00+00:00", {})
     root = junit.getroot()
     short = ET.fromstring(ET.tostring(root))
@@ -209,37 +268,52 @@ def self_test():
     want = (["PASS", "SKIP", "FAIL", "FAIL", "PASS", "PASS"],
             [f"{SUITE}.hung_task.uninterruptible.detector",
              f"{SUITE}.sched_state_sh_hung_task"])
-    # (what, the problem expected, where in the document, the new value)
-    edits = [
-        ("no id", "lacks required 'id'", "tests.0.id", None),
-        ("no origin", "lacks required 'origin'", "tests.1.origin", None),
-        ("no build_id", "lacks required 'build_id'", "tests.2.build_id", None),
-        ("a space in the path", "path 'kselftest.a b' does not match",
-         "tests.0.path", "kselftest.a b"),
+
+    def bad(keys, v):
+        d = ktap.edited(doc, keys, v)
+        return check_doc(d) + check_junit(root, d)
+
+    good = ["ok 1 child.busy_loop_is_R", "ok 2 kthread.idle.stops",
+            "ok 3 global.rtlock_keeps_wakeup # SKIP needs CONFIG_PREEMPT_RT"]
+    passed = good[:2] + ["ok 3 global.rtlock_keeps_wakeup"]
+    hung = (sh + " hung_task", ["ok 1 hung_task.uninterruptible.detector",
+                                "ok 2 hung_task.killable.detector"])
+
+    def files(*runs):
+        return names([(f"file{i}", r) for i, r in enumerate(runs, 1)])
+    return ktap.expect([
+        ("the statuses and paths made", None,
+         [] if made == want else [f"made {made}"]),
+        ("the run as made", None, check_doc(doc) + check_junit(root, doc)),
+        ("no id", "lacks required 'id'", bad("tests.0.id", None)),
         ("an empty path part", "path 'kselftest..x' does not match",
-         "tests.0.path", "kselftest..x"),
-        ("status ok", "status 'ok'", "tests.0.status", "ok"),
-        ("an upper-case origin", "origin 'Sched'", "tests.0.origin", "Sched"),
-        ("an id without origin:", "does not match", "tests.0.id", "nocolon"),
+         bad("tests.0.path", "kselftest..x")),
+        ("status ok", "status 'ok'", bad("tests.0.status", "ok")),
+        ("an upper-case origin", "origin 'Sched'", bad("tests.0.origin", "Sched")),
+        ("an id without origin:", "does not match", bad("tests.0.id", "nocolon")),
         ("a field outside the schema", "'name' not in the schema",
-         "tests.0.name", "x"),
-        ("version 4", "version.major is 4", "version.major", 4),
-        ("a repeated id", "repeats tests[0]", "tests.1.id",
-         doc["tests"][0]["id"]),
+         bad("tests.0.name", "x")),
+        ("version 4", "version.major is 4", bad("version.major", 4)),
+        ("a repeated id", "repeats tests[0]",
+         bad("tests.1.id", doc["tests"][0]["id"])),
         ("a bad start_time", "start_time 'yesterday' does not match",
-         "tests.0.start_time", "yesterday"),
-        ("a PASS turned SKIP in KCIDB only", "in JUnit", "tests.0.status",
-         "SKIP"),
-    ]
-    cases = [("the statuses and paths made", None,
-              [] if made == want else [f"made {made}"]),
-             ("the run as made", None, check_doc(doc) + check_junit(root, doc))]
-    for what, problem, path, v in edits:
-        d = ktap.edited(doc, path, v)
-        cases.append((what, problem, check_doc(d) + check_junit(root, d)))
-    cases.append(("a test case missing from JUnit", "its test cases make",
-                  check_doc(doc) + check_junit(short, doc)))
-    return ktap.expect(cases)
+         bad("tests.0.start_time", "yesterday")),
+        ("a PASS turned SKIP in KCIDB only", "in JUnit",
+         bad("tests.0.status", "SKIP")),
+        ("a test case missing from JUnit", "its test cases make",
+         check_doc(doc) + check_junit(short, doc)),
+        ("names: one pass, one skip: the same names", None,
+         files(tap((sh, good), hung), tap((sh, passed), hung))),
+        ("names: a hung_task result in both programs", "reported 2 times",
+         files(tap((sh, good + hung[1][:1]), hung))),
+        ("names: a test twice in one program", "_dup2",
+         files(tap((sh, good + good[:1])))),
+        ("names: one over 100 characters", "113 characters",
+         files(tap((sh, good + ["ok 4 kthread." + "x" * 60 +
+                                " # SKIP module not loaded"])))),
+        ("names: one only one file has", "file2: lacks "
+         "sched_state_sched_state_sh_kthread_idle_stops",
+         files(tap((sh, good)), tap((sh, good[:1] + good[2:]))))])
 
 
 def main(argv):
@@ -248,23 +322,24 @@ def main(argv):
     if argv[:1] == ["--check"] and argv[1:]:
         return ktap.verdict([x for d in argv[1:] for x in check_dir(d)],
                             f"results: {len(argv) - 1} run(s)")
+    if argv[:1] == ["--names"] and argv[1:]:
+        return 1 if names([(p, ktap.load(p)["tests"]) for p in argv[1:]]) else 0
     if len(argv) != 5 or argv[0] != "--kernel" or argv[2] != "--release":
         print(__doc__.strip(), file=sys.stderr)
         return 2
     kernel, release, d = argv[1], argv[3], argv[4]
     result = os.path.join(d, "result.json")
-    with open(result) as f:
-        tests = json.load(f)["tests"]
     start = datetime.datetime.fromtimestamp(
         os.path.getmtime(result), datetime.timezone.utc).isoformat()
     misc = {k: v for k, v in (("kernel", kernel), ("release", release)) if v}
-    doc, junit = make(tests, f"{ORIGIN}:{kernel}" +
+    doc, junit = make(ktap.load(result)["tests"], f"{ORIGIN}:{kernel}" +
                       (f"-{release}" if release else ""), start, misc)
     ktap.write(os.path.join(d, "kcidb.json"), doc)
     ET.indent(junit)
     junit.write(os.path.join(d, "junit.xml"), encoding="utf-8",
                 xml_declaration=True)
     return main(["--check", d])
+
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
