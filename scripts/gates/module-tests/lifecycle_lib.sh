@@ -1,59 +1,63 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC2034
-#
-# The control-file verbs of sched_state_lifecycle.sh and of its background
-# clients.  Sourced, never run.  Sets $reply and $letter.
+# The control-file verbs of sched_state_lifecycle.sh, and its background
+# clients.  Sourced, never run.
 
 CTL=/sys/kernel/debug/test_sched_state/control
 
-# msleep MS: wait MS milliseconds.  A fraction of a second works with
-# coreutils' sleep and busybox's alike; usleep is busybox's only.
-msleep()
-{
-	sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))"
-}
-
-# req REQUEST: one control-file transaction on its own descriptor, the
-# reply in $reply
-req()
-{
-	reply=
-	{ command exec 3<>"$CTL"; } 2>/dev/null || return 1
-	if ! printf '%s\n' "$1" >&3 2>/dev/null; then
-		exec 3>&-
-		return 1
-	fi
-	read -r reply <&3
-	exec 3>&-
-	return 0
-}
-
-# hold FD STATE: start a module kthread asleep in STATE on descriptor FD (4
-# to 9), left open: the kthread lives until "release FD" or our death.  Its
-# pid in $reply.
-hold()
+# ask FD REQUEST: open the control file on FD, write REQUEST and read the
+# reply into $reply; FD stays open
+ask()
 {
 	reply=
 	{ eval "command exec $1<>\"\$CTL\""; } 2>/dev/null || return 1
-	if ! printf 'kthread %s\n' "$2" 1>&"$1" 2>/dev/null; then
-		release "$1"
-		return 1
-	fi
-	read -r reply <&"$1"
-	[ -n "$reply" ]
+	printf '%s\n' "$2" 2>/dev/null 1>&"$1" && read -r reply <&"$1"
 }
 
-# release FD: close FD, stopping the kthread it holds, if any
+# release FD...: close each FD, stopping the kthread it holds, if any
 release()
 {
-	eval "exec $1>&-"
+	for fd; do
+		eval "exec $fd>&-"
+	done
 }
 
-# state PID: the state letter of task PID in $letter, empty once it is gone
-state()
+# req REQUEST: one transaction on a file of its own
+req()
 {
-	letter=
-	read -r line 2>/dev/null <"/proc/$1/stat" || return 1
-	letter=${line##*) }
-	letter=${letter%% *}
+	ask 3 "$1"
+	set -- $?
+	release 3
+	return "$1"
+}
+
+# hold FD STATE: a module kthread asleep in STATE, its pid in $reply, until
+# "release FD"
+hold()
+{
+	ask "$1" "kthread $2"
+}
+
+# churn DIR N: hold kthreads and sleep in the module, round after round,
+# until DIR/stop; then "OK BAD", the rounds done and failed, in DIR/churn.N
+churn()
+{
+	ok=0 bad=0
+	until [ -e "$1/stop" ]; do
+		hold 4 uninterruptible && p=$reply && hold 5 parked &&
+			req "wakeups $p" && req "wake_interruptible $p" &&
+			req "sleep uninterruptible 10 0" && req "sleep killable 100 0" &&
+			req "sleep idle 10 0" && [ "$reply" = timeout ] && req "wake $p" &&
+			ok=$((ok + 1)) || bad=$((bad + 1))
+		release 4 5
+	done
+	echo "$ok $bad" >"$1/churn.$2"
+}
+
+# hold_and_sleep STATE: hold a kthread in STATE, print "$$ its-pid", then
+# sleep in the module in STATE (outside it for "parked")
+hold_and_sleep()
+{
+	hold 4 "$1" && echo "$$ $reply" &&
+		{ req "sleep $1 20000 0" || exec sleep 1000; }
 }

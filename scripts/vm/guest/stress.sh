@@ -1,21 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# The hostile-input and lifecycle programs, as one TAP block: a plan and two
-# results, each program's own KTAP nested.  Run in the guest from any
-# directory, by scripts/gates/stress.sh and scripts/gates/debug-run.sh; the
-# programs are the tooling's (scripts/gates/module-tests/), installed beside
-# sched_state/.
-#
-# usage: sh /guest/stress.sh INPUTS [SEED]
-# INPUTS: sched_state_fuzz's junk requests (module loaded for it); SEED
-# (default: a random one): both programs' seed, so that one number replays
-# both.  The host gets both as stress.json (hand_back).
+# usage: sh /guest/stress.sh INPUTS [SEED]: sched_state_fuzz (INPUTS junk
+# requests) and sched_state_lifecycle.sh as one TAP block, both seeded by
+# SEED (default: a random one); the pair is handed back as stress.json.
 # shellcheck source=SCRIPTDIR/tap.sh
 . /guest/tap.sh
 inputs=$1 seed=${2:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
-
 tests=/kselftest/sched_state-tooling/module-tests
+
 cd /kselftest/sched_state || exit 1
-echo '# sched_state hostile input and lifecycle'
 echo "# seed $seed (replay: STRESS_SEED=$seed)"
 printf '{"inputs": %s, "seed": %s}\n' "$inputs" "$seed" >/tmp/stress.json
 hand_back /tmp/stress.json
