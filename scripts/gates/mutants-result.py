@@ -1,33 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The mutants' data (docs/mutants.md): the one reader of their headers and
-of mutants/rules.tsv, the judge of each run, the writer of the results.
+"""The mutants' headers, rules (mutants/rules.tsv), verdicts and results (docs/mutants.md).
 
-usage: mutants-result.py --plan [NAME...]   per mutant (all: in build order)
-           its name, kernel (- default), module 0/1, runs, race ms
-       mutants-result.py --judge OUT NAME VMRC RUN KERNEL | --broken OUT NAME
-           WHY KERNEL   OUT/verdict.json and its line
-       mutants-result.py OUT SECONDS NAME...   OUT/result.json, table.md,
-           map.md, coverage.txt from each OUT/NAME/verdict.json
-       mutants-result.py --readme RESULT_JSON   a run of every mutant to
-           mutants/result.json and docs/mutants.md's tables
+usage: mutants-result.py --plan [NAME...]   name, kernel (- default), module 0/1, runs, race ms
+       mutants-result.py --judge OUT NAME VMRC RUN KERNEL | --broken OUT NAME WHY KERNEL
+       mutants-result.py OUT SECONDS NAME...   OUT/{result.json,table.md,map.md,coverage.txt}
+       mutants-result.py --readme RESULT_JSON   to mutants/result.json and docs/mutants.md
        mutants-result.py --check | --cover | --coverage [RESULT_JSON]
-       mutants-result.py --repath DIR OLD NEW [OLD NEW...]   in every text
-           file and symlink under DIR, file times kept
+       mutants-result.py --repath DIR OLD NEW [OLD NEW...]   in the files and links under DIR
 """
-import glob
 import json
 import os
 import re
 import sys
-import textwrap
 import time
+from textwrap import wrap
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 MUTANTS = f'{TOP}/mutants'
 KEPT = f'{MUTANTS}/result.json'
 RULES = f'{MUTANTS}/rules.tsv'
 README = f'{TOP}/docs/mutants.md'
+KNOWN = sorted(f[:-len('.patch')] for f in os.listdir(MUTANTS) if f.endswith('.patch'))
 
 # fixture.variant.test, fixture.test, global.test
 CHECK = re.compile(r'[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+){1,2}')
@@ -37,25 +31,21 @@ CRASH = ('Kernel panic', 'Oops', 'kernel BUG at', 'general protection fault',
          'Unable to handle kernel')
 
 
-def split(field):
-    """A comma-separated column or header value; '-' is none."""
-    return [x.strip() for x in field.split(',') if x.strip() not in ('', '-')]
-
-
-def known():
-    return sorted(os.path.basename(p)[:-len('.patch')]
-                  for p in glob.glob(f'{MUTANTS}/*.patch'))
+def split(field, where=None):
+    """A comma-separated column or header value ('-': none); with WHERE, check names."""
+    got = [x.strip() for x in field.split(',') if x.strip() not in ('', '-')]
+    bad = [c for c in got if not CHECK.fullmatch(c)]
+    if where and bad:
+        raise ValueError(f'{where}not check names: {", ".join(bad)}')
+    return got
 
 
 def header(name):
-    """The header of mutants/NAME.patch (the lines before its diff), checked:
-    {field: value}, 'checks' the list and 'files' those it patches."""
+    """mutants/NAME.patch's header, checked: {field: value, 'checks': [], 'files': []}."""
     path = f'{MUTANTS}/{name}.patch'
     text = open(path).read()
     head = {}
-    for n, line in enumerate(text.split('\n'), 1):
-        if line.startswith('--- '):
-            break
+    for n, line in enumerate(re.split(r'^--- ', text, maxsplit=1, flags=re.M)[0].split('\n'), 1):
         if not line.strip():
             continue
         key, sep, value = line.partition(': ')
@@ -64,12 +54,9 @@ def header(name):
                              f'or a second one: {line.strip()}')
         head[key] = value.strip()
     for key in ('Breaks', 'Code', 'Checks'):
-        if not head.get(key):
+        if not split(head.get(key, '')):
             raise ValueError(f'{path}: no {key}: line')
-    head['checks'] = split(head['Checks'])
-    bad = [c for c in head['checks'] if not CHECK.fullmatch(c)]
-    if not head['checks'] or bad:
-        raise ValueError(f'{path}: Checks: not check names: {", ".join(bad)}')
+    head['checks'] = split(head['Checks'], f'{path}: Checks: ')
     if head.get('Build', 'module') != 'module':
         raise ValueError(f'{path}: Build: is "module" or absent')
     for key, low, high in (('Runs', 1, 10), ('Race-ms', 1, RACE_MS_MAX)):
@@ -81,51 +68,41 @@ def header(name):
 
 
 def rules():
-    """mutants/rules.tsv, checked: a dict per row."""
     cols = ('id', 'rule', 'code', 'checks', 'mutants', 'why')
-    with open(RULES) as f:
-        lines = f.read().removesuffix('\n').split('\n')
+    lines = open(RULES).read().removesuffix('\n').split('\n')
     if len(lines[0].split('\t')) != len(cols) or not lines[0].startswith('id\t'):
-        raise ValueError(f'{RULES}:1: the header line names {len(cols)} '
-                         'columns, id first')
-    rows, seen = [], set()
+        raise ValueError(f'{RULES}:1: the header line names {len(cols)} columns, id first')
+    rows = []
     for n, line in enumerate(lines[1:], 2):
         f = line.split('\t')
         if len(f) != len(cols):
             raise ValueError(f'{RULES}:{n}: {len(f)} columns, not {len(cols)}')
         row = dict(zip(cols, f))
-        if row['id'] in seen:
+        if any(r['id'] == row['id'] for r in rows):
             raise ValueError(f'{RULES}:{n}: a second row {row["id"]}')
-        seen.add(row['id'])
-        row['checks'], row['mutants'] = split(row['checks']), split(row['mutants'])
-        bad = [c for c in row['checks'] if not CHECK.fullmatch(c)]
-        if bad:
-            raise ValueError(f'{RULES}:{n}: not check names: {", ".join(bad)}')
+        row['checks'] = split(row['checks'], f'{RULES}:{n}: ')
+        row['mutants'] = split(row['mutants'])
         if bool(row['checks'] and row['mutants']) != (row['why'] == '-'):
-            raise ValueError(f'{RULES}:{n}: {row["id"]}: the why column is "-" '
-                             'exactly when the row has a check and a mutant')
+            raise ValueError(f'{RULES}:{n}: {row["id"]}: the why column is "-" exactly when '
+                             'the row has a check and a mutant')
         rows.append(row)
     return rows
 
 
 def plan(names):
-    """mutants.sh's view of each header; all mutants grouped by the file
-    they patch, so that a reverted file is recompiled once more at most."""
+    # all: grouped by the file they patch, so a reverted file is recompiled once more at most
     for n in names:
-        if not os.path.exists(f'{MUTANTS}/{n}.patch'):
-            raise ValueError(f'no mutant {n}; known: {" ".join(known())}')
-    heads = {n: header(n) for n in names or known()}
-    if not names:
-        names = sorted(heads, key=lambda n: (heads[n]['files'][:1], n))
-    for n in names:
+        if n not in KNOWN:
+            raise ValueError(f'no mutant {n}; known: {" ".join(KNOWN)}')
+    heads = {n: header(n) for n in names or KNOWN}
+    for n in names or sorted(heads, key=lambda n: (heads[n]['files'][:1], n)):
         h = heads[n]
         print('\t'.join((n, h.get('Kernel', '-'), '1' if 'Build' in h else '0',
                          h.get('Runs', '1'), h.get('Race-ms', '0'))))
 
 
 def leaves(result):
-    """The checks a VM run reported, {name: result}: the leaf results under
-    the top-level programs (the default run, the hung-task program)."""
+    """{check: result}: the leaves under the top-level programs of a VM run's result."""
     return {t['name']: t['result'] for t in result['tests']
             if t['depth'] >= 1 and not t['children']}
 
@@ -137,36 +114,24 @@ def broke(r, vmrc):
     if r['seconds']['guest_boot'] is None:
         return 'the kernel did not reach /init'
     if r['timed_out']:
-        return next((p for p in r['problems'] if p.startswith('TIMEOUT')),
-                    'VM timeout')
+        return next((p for p in r['problems'] if p.startswith('TIMEOUT')), 'VM timeout')
     # a crash, if only in part: what the suite saw then is its doing
-    crash = [k['text'].strip() for k in r['kernel_reports']
-             if any(c in k['text'] for c in CRASH)]
-    crash += [p for p in r['problems']
-              if 'guest crashed or hung' in p or 'QEMU exited' in p]
+    crash = [k['text'].strip() for k in r['kernel_reports'] if any(c in k['text'] for c in CRASH)]
+    crash += [p for p in r['problems'] if 'guest crashed or hung' in p or 'QEMU exited' in p]
     if crash:
         return crash[0]
-    if r['counts']['top'] == 0:
-        return 'the suite reported no result'
-    return None
-
-
-def also(v, named):
-    return [c for c in v['red'] if c not in named]
+    return 'the suite reported no result' if r['counts']['top'] == 0 else None
 
 
 def verdict(out, name, kernel, vmrc=None, run=1, why=None):
-    """OUT/verdict.json and its line: broken with WHY, or if the kernel or
-    the VM run broke; red only if every check of Checks: failed, else green."""
+    """OUT/verdict.json and its line: broken (WHY or broke()), red if every Checks: failed."""
     h = header(name)
-    v = {'mutant': name, 'breaks': h['Breaks'], 'code': h['Code'],
-         'checks': h['checks'],
-         'rules': [r['id'] for r in rules() if name in r['mutants']],
-         'kernel': kernel}
+    v = {'mutant': name, 'breaks': h['Breaks'], 'code': h['Code'], 'checks': h['checks'],
+         'rules': [r['id'] for r in rules() if name in r['mutants']], 'kernel': kernel}
     runs = int(h.get('Runs', '1'))
     if why is None:
-        v.update(run=int(run), runs=runs, verdict=None, why=None, red=[],
-                 reports=0, result=f'{out}/custom/vm/result.json')
+        v.update(run=int(run), runs=runs, verdict=None, why=None, red=[], reports=0,
+                 result=f'{out}/custom/vm/result.json')
         if 'Race-ms' in h:
             v['race_ms'] = int(h['Race-ms'])
         try:
@@ -175,8 +140,7 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
             pass
         try:
             r = json.load(open(v['result']))
-            v['reports'] = r['counts']['reports']
-            v['seconds'] = r['seconds']['host']
+            v.update(reports=r['counts']['reports'], seconds=r['seconds']['host'])
         except (OSError, ValueError):
             r = None
         why = broke(r, vmrc)
@@ -185,268 +149,213 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     else:
         got = leaves(r)
         v['red'] = [c for c, res in got.items() if res == 'fail']
+        also = [c for c in v['red'] if c not in h['checks']]
         missed = [c for c in h['checks'] if got.get(c) != 'fail']
         v['verdict'] = 'green' if missed else 'red'
         if missed:
-            v['why'] = 'not red: ' + ', '.join(
-                f'{c} ({got.get(c, "not run")})' for c in missed)
-            if also(v, h['checks']):
-                v['why'] += f'; red instead: {", ".join(also(v, h["checks"]))}'
+            v['why'] = 'not red: ' + ', '.join(f'{c} ({got.get(c, "not run")})' for c in missed)
+            if also:
+                v['why'] += f'; red instead: {", ".join(also)}'
     json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
-    line = f"{name} {v['verdict']}"
-    if 'run' in v and runs > 1:
-        line += f" (run {run} of {runs})"
-    if v['verdict'] != 'red':
-        line += f": {v['why']}"
-    else:
-        line += ': ' + ', '.join(v['checks'])
-        if also(v, v['checks']):
-            line += f' (also red: {", ".join(also(v, v["checks"]))})'
-    print(line)
+    said = v['why'] if v['verdict'] != 'red' else ', '.join(h['checks'])
+    if v['verdict'] == 'red' and also:
+        said += f' (also red: {", ".join(also)})'
+    print(f"{name} {v['verdict']}" + (f" (run {run} of {runs})" if 'run' in v and runs > 1 else '')
+          + f': {said}')
 
 
 def coverage(result):
-    """rules.tsv's rows against a run: a row's why is None when it has a
-    check and one of its mutants went red through it."""
+    """result['coverage'] and its text: the rules.tsv rows with a mutant red through a check."""
     verdict = {v['mutant']: v['verdict'] for v in result['mutants']}
-    red = {v['mutant']: set(v['red']) for v in result['mutants']
-           if v['verdict'] == 'red'}
+    red = {v['mutant']: set(v['red']) for v in result['mutants'] if v['verdict'] == 'red'}
     rows = rules()
     for r in rows:
-        if r['checks'] and any(red.get(m, set()) & set(r['checks'])
-                               for m in r['mutants']):
+        if r['checks'] and any(red.get(m, set()) & set(r['checks']) for m in r['mutants']):
             r['why'] = None
         elif r['why'] == '-':
-            state = [verdict.get(m, 'not run') for m in r['mutants']]
             r['why'] = 'no mutant of it went red in this run: ' + ', '.join(
                 f"{m} ({'red, but through none of these checks' if s == 'red' else s})"
-                for m, s in zip(r['mutants'], state))
-    return rows
-
-
-def coverage_text(rows):
+                for m, s in ((m, verdict.get(m, 'not run')) for m in r['mutants']))
     covered = sum(r['why'] is None for r in rows)
-    lines = textwrap.wrap(
-        f"rule inventory (mutants/rules.tsv): {covered} of "
-        f"{len(rows)} rules have a check and a mutant that turned it red "
-        f"({100 * covered // max(len(rows), 1)}%); the other "
-        f"{len(rows) - covered}, and why:", 78)
-    for r in rows:
-        if r['why'] is not None:
-            lines += textwrap.wrap(f"{r['id']}: {r['rule']} ({r['code']})", 76,
-                                   initial_indent='  ', subsequent_indent='    ',
-                                   break_on_hyphens=False)
-            lines += textwrap.wrap(r['why'], 76, initial_indent='    - ',
-                                   subsequent_indent='      ',
-                                   break_on_hyphens=False)
+    result['coverage'] = {'rows': len(rows), 'covered': covered,
+                          'untested': [{'id': r['id'], 'why': r['why']} for r in rows if r['why']]}
+    lines = wrap(f"rule inventory (mutants/rules.tsv): {covered} of {len(rows)} rules have a "
+                 f"check and a mutant that turned it red ({100 * covered // max(len(rows), 1)}%"
+                 f"); the other {len(rows) - covered}, and why:", 78)
+    for r in (r for r in rows if r['why'] is not None):
+        lines += wrap(f"{r['id']}: {r['rule']} ({r['code']})", 76, initial_indent='  ',
+                      subsequent_indent='    ', break_on_hyphens=False)
+        lines += wrap(r['why'], 76, initial_indent='    - ', subsequent_indent='      ',
+                      break_on_hyphens=False)
     return '\n'.join(lines) + '\n'
 
 
+def md(head, rows, *tail):
+    """A markdown table: the head, its rule, a line per row, then TAIL's lines."""
+    lines = [f"| {' | '.join(r)} |" for r in [head, ['---'] * len(head)] + rows]
+    return '\n'.join(lines + list(tail)) + '\n'
+
+
 def checks_map(result):
-    """Every check the control runs reported, and the mutants that turn it
-    red, with the code each breaks (the `Code:` of its patch, up to ':')."""
-    rows = ['| check | the kernel code it guards | mutants that turn it red |',
-            '| --- | --- | --- |']
-    reached = 0
+    """Each check the control runs reported: the code and mutants that turn it red."""
+    rows = []
     for check in result['checks']:
-        red = [v for v in result['mutants']
-               if v['verdict'] == 'red' and check in v['red']]
+        red = [v for v in result['mutants'] if v['verdict'] == 'red' and check in v['red']]
         code = sorted({(v.get('code') or '').split(':')[0] for v in red})
-        reached += bool(red)
-        rows.append('| `{}` | {} | {} |'.format(
-            check, '; '.join(code).replace('|', '\\|') or '(none yet)',
-            ', '.join(f"`{v['mutant']}`" for v in red) or '(none yet)'))
-    rows.append('')
-    rows.append(f"{reached} of {len(result['checks'])} checks turn red "
-                "under some mutant.")
-    return '\n'.join(rows) + '\n'
+        rows.append([f'`{check}`', '; '.join(code).replace('|', '\\|') or '(none yet)',
+                     ', '.join(f"`{v['mutant']}`" for v in red) or '(none yet)'])
+    reached = sum(r[2] != '(none yet)' for r in rows)
+    return md(['check', 'the kernel code it guards', 'mutants that turn it red'], rows,
+              '', f"{reached} of {len(rows)} checks turn red under some mutant.")
 
 
 def table(result):
-    rows = ['| mutant | rule | the kernel code it breaks | kernel | verdict | checks that went red |',
-            '| --- | --- | --- | --- | --- | --- |']
+    rows = []
     for v in result['mutants']:
+        named = v.get('checks') or v['red']
+        also = [c for c in v['red'] if c not in named]
+        what = v.get('why') or 'none'
         if v['verdict'] == 'red':
-            named = v.get('checks') or v['red']
-            what = ', '.join(f'`{c}`' for c in named)
-            if also(v, named):
-                what += '; also ' + ', '.join(f'`{c}`' for c in also(v, named))
-        else:
-            what = v.get('why') or 'none'
-        code = (v.get('code') or '').replace('|', '\\|')
-        verdict = v['verdict']
-        if v.get('runs', 1) > 1:
-            verdict += f" (run {v['run']} of {v['runs']})"
-        rule = ', '.join(f'`{r}`' for r in v.get('rules', []))
-        rows.append(f"| `{v['mutant']}` | {rule} | {code} | {v.get('kernel', '')} "
-                    f"| {verdict} | {what} |")
-    c, t = result['counts'], result['times']
+            what = '; also '.join(', '.join(f'`{c}`' for c in cs) for cs in (named, also) if cs)
+        ran = f" (run {v['run']} of {v['runs']})" if v.get('runs', 1) > 1 else ''
+        rows.append([f"`{v['mutant']}`", ', '.join(f'`{r}`' for r in v.get('rules', [])),
+                     (v.get('code') or '').replace('|', '\\|'), v.get('kernel', ''),
+                     v['verdict'] + ran, what])
+    c, t, cov = result['counts'], result['times'], result.get('coverage')
     m, s = divmod(result['seconds'], 60)
-    rows.append('')
-    rows.append(f"{c['red']} red, {c['green']} green, {c['broken']} broken "
-                f"of {len(result['mutants'])} mutants; {m} min {s} s in all, "
-                f"the control runs included: {t['build']} s building and "
-                f"staging, {t['vm']} s in the VMs, the rest waiting for the "
-                "machine's VM lock (other guests).")
-    cov = result.get('coverage')
+    tail = ['', f"{c['red']} red, {c['green']} green, {c['broken']} broken of {len(rows)} "
+            f"mutants; {m} min {s} s in all, the control runs included: {t['build']} s "
+            f"building and staging, {t['vm']} s in the VMs, the rest waiting for the "
+            "machine's VM lock (other guests)."]
     if cov:
-        rows.append('')
-        rows.append(f"Rule inventory (`mutants/rules.tsv`): {cov['covered']} "
-                    f"of {cov['rows']} rules have a check and a mutant that "
-                    "turned it red in this run.")
-    return '\n'.join(rows) + '\n'
+        tail += ['', f"Rule inventory (`mutants/rules.tsv`): {cov['covered']} of "
+                 f"{cov['rows']} rules have a check and a mutant that turned it red in this run."]
+    return md(['mutant', 'rule', 'the kernel code it breaks', 'kernel', 'verdict',
+               'checks that went red'], rows, *tail)
 
 
 def readme(result):
-    """docs/mutants.md with each block between <!-- mutants:NAME --> and
-    <!-- mutants:end --> made anew from RESULT."""
+    """docs/mutants.md, its blocks <!-- mutants:NAME -->...<!-- mutants:end --> anew."""
     text = open(README).read()
     for name, how in (('table', table), ('map', checks_map)):
-        begin = f'<!-- mutants:{name} -->\n'
-        head, sep, rest = text.partition(begin)
-        _, sep2, tail = rest.partition('<!-- mutants:end -->')
-        if not sep or not sep2:
-            sys.exit(f'docs/mutants.md has no {begin.strip()} ... <!-- mutants:end -->')
-        text = head + begin + how(result) + sep2 + tail
+        text, found = re.subn(f'(<!-- mutants:{name} -->\n).*?(<!-- mutants:end -->)',
+                              lambda m: m[1] + how(result) + m[2], text, count=1, flags=re.S)
+        if not found:
+            sys.exit(f'docs/mutants.md has no <!-- mutants:{name} --> ... <!-- mutants:end -->')
     return text
 
 
 def check():
-    """The headers, rules.tsv and the kept run agree; docs/mutants.md's
-    tables are the kept run's."""
-    bad, heads, rows, have = [], {}, [], known()
+    """The headers, rules.tsv, the kept run and docs/mutants.md's tables agree."""
+    bad, heads, rows, result = [], {}, [], None
     try:
         rows = rules()
     except (OSError, ValueError) as e:
         bad.append(str(e))
-    for n in have:
+    for n in KNOWN:
         try:
             heads[n] = header(n)
         except (OSError, ValueError) as e:
             bad.append(str(e))
     for r in rows:
         for m in r['mutants']:
-            if m not in have:
+            if m not in KNOWN:
                 bad.append(f'mutants/rules.tsv: {r["id"]}: no mutants/{m}.patch')
             elif m in heads and not set(heads[m]['checks']) & set(r['checks']):
-                bad.append(f'mutants/rules.tsv: {r["id"]}: none of its checks '
-                           f'is in mutants/{m}.patch\'s Checks:')
-    for n in have:
+                bad.append(f'mutants/rules.tsv: {r["id"]}: none of its checks is in '
+                           f'mutants/{m}.patch\'s Checks:')
+    for n in KNOWN:
         mine = [r for r in rows if n in r['mutants']]
         extra = [c for c in heads.get(n, {}).get('checks', [])
                  if not any(c in r['checks'] for r in mine)]
         if not mine:
             bad.append(f'mutants/{n}.patch: in no row of mutants/rules.tsv')
         elif extra:
-            bad.append(f'mutants/{n}.patch: Checks: {", ".join(extra)}: in '
-                       'no row of mutants/rules.tsv that lists it')
+            bad.append(f'mutants/{n}.patch: Checks: {", ".join(extra)}: in no row of '
+                       'mutants/rules.tsv that lists it')
     try:
         result = json.load(open(KEPT))
     except (OSError, ValueError) as e:
-        result = None
         bad.append(f'{KEPT}: {e} (run make mutants)')
     if result:
         ran = {v['mutant'] for v in result['mutants']}
-        for n in sorted(set(have) - ran):
-            bad.append(f'mutants/{n}.patch: not in mutants/result.json (run make mutants)')
-        for n in sorted(ran - set(have)):
-            bad.append(f'mutants/result.json: {n} has no mutants/{n}.patch')
+        bad += [f'mutants/{n}.patch: not in mutants/result.json (run make mutants)'
+                for n in sorted(set(KNOWN) - ran)]
+        bad += [f'mutants/result.json: {n} has no mutants/{n}.patch'
+                for n in sorted(ran - set(KNOWN))]
         # the names are the suite's: those its control runs reported
-        named = {c for r in rows for c in r['checks']} | \
-                {c for h in heads.values() for c in h['checks']}
-        for c in sorted(named - set(result['checks'])):
-            bad.append(f'{c}: named in mutants/ but not a check of the last '
-                       'make mutants\' control runs')
+        named = {c for x in rows + list(heads.values()) for c in x['checks']}
+        bad += [f"{c}: named in mutants/ but not a check of the last make mutants' control runs"
+                for c in sorted(named - set(result['checks']))]
         if readme(result) != open(README).read():
             bad.append('docs/mutants.md: the mutants tables are not those of '
                        'mutants/result.json (scripts/gates/mutants-result.py --readme)')
-    for b in bad:
-        print(b)
+    sys.stdout.write(''.join(f'{b}\n' for b in bad))
     return 1 if bad else 0
 
 
 def cover(result):
-    """The cover letter's lines: each mutant, the rules it breaks, its
-    verdict and the checks it turned red; the inventory's coverage."""
-    lines = textwrap.wrap(f"Kernel mutants (make mutants, {result.get('date')}, "
-                          f"{result.get('kernel')}): a one-line regression "
-                          "each, in the kernel file named; the suite must "
-                          "turn red:", 72, break_on_hyphens=False)
+    lines = wrap(f"Kernel mutants (make mutants, {result.get('date')}, {result.get('kernel')})"
+                 ": a one-line regression each, in the kernel file named; the suite must "
+                 "turn red:", 72, break_on_hyphens=False)
     for v in result['mutants']:
         what = ', '.join(v.get('checks') or v['red']) \
             if v['verdict'] == 'red' else v.get('why') or ''
         rule = f" [{', '.join(v['rules'])}]" if v.get('rules') else ''
         lines.append(f"  {v['mutant']} ({(v.get('code') or '').split(':')[0]}, "
                      f"{v.get('kernel')}){rule}:")
-        lines += textwrap.wrap(f"{v['verdict']}: {what}", 72,
-                               initial_indent='    ', subsequent_indent='    ')
-    c = result['counts']
+        lines += wrap(f"{v['verdict']}: {what}", 72, initial_indent='    ',
+                      subsequent_indent='    ')
+    c, cov = result['counts'], result.get('coverage')
     lines.append(f"  {c['red']} red, {c['green']} green, {c['broken']} broken "
                  f"of {len(result['mutants'])}.")
-    cov = result.get('coverage')
     if cov:
-        lines += textwrap.wrap(
-            f"Rule inventory (mutants/rules.tsv): {cov['covered']} of "
-            f"{cov['rows']} rules of the task-state code have a check and a "
-            "mutant that turned it red; each other row says why (no check, "
-            "no booting mutant, or not testable from a selftest).", 72)
+        lines += wrap(f"Rule inventory (mutants/rules.tsv): {cov['covered']} of {cov['rows']} "
+                      "rules of the task-state code have a check and a mutant that turned it "
+                      "red; each other row says why (no check, no booting mutant, or not "
+                      "testable from a selftest).", 72)
     return '\n'.join(lines) + '\n'
 
 
 def gather(out, seconds, names):
     mutants = [json.load(open(f'{out}/{n}/verdict.json')) for n in names]
-    counts = {k: sum(v['verdict'] == k for v in mutants)
-              for k in ('red', 'green', 'broken')}
-    # a control run per kernel the mutants break (mainline first);
-    # mutants.sh stops before this when one fails
+    counts = {k: sum(v['verdict'] == k for v in mutants) for k in ('red', 'green', 'broken')}
     times = {'build': sum(v.get('build_seconds', 0) for v in mutants),
              'vm': sum(v.get('seconds', 0) for v in mutants)}
+    # a control run per kernel (mutants.sh stops before this when one fails)
     checks, kernels = [], {}
     for c in sorted(d for d in os.listdir(out) if d.startswith('control-')):
         control = json.load(open(f'{out}/{c}/custom/vm/result.json'))
         times['vm'] += control['seconds']['host']
+        times['build'] += int(open(f'{out}/{c}/build_seconds').read())
         checks += list(leaves(control))
-        # what the cover letter says they were measured on
-        for line in open(f'{out}/{c}/custom/vm/dmesg.log', errors='replace'):
-            if 'Linux version ' in line:
-                kernels[c[len('control-'):]] = line.split('Linux version ')[1].split()[0]
-                break
-        try:
-            times['build'] += int(open(f'{out}/{c}/build_seconds').read())
-        except (OSError, ValueError):
-            pass
-    result = {'ok': counts['red'] == len(mutants), 'counts': counts,
-              'seconds': seconds, 'times': times, 'mutants': mutants,
-              'checks': list(dict.fromkeys(checks)),
+        dmesg = open(f'{out}/{c}/custom/vm/dmesg.log', errors='replace').read()
+        if found := re.search(r'Linux version (\S+)', dmesg):
+            kernels[c[len('control-'):]] = found[1]
+    result = {'ok': counts['red'] == len(mutants), 'counts': counts, 'seconds': seconds,
+              'times': times, 'mutants': mutants, 'checks': list(dict.fromkeys(checks)),
               'kernel': ', '.join(f'{k} {r}' for k, r in kernels.items()),
               'date': time.strftime('%Y-%m-%d', time.gmtime())}
-    cov = coverage(result)
-    result['coverage'] = {'rows': len(cov),
-                          'covered': sum(r['why'] is None for r in cov),
-                          'untested': [{'id': r['id'], 'why': r['why']}
-                                       for r in cov if r['why']]}
-    text = coverage_text(cov)
+    text = coverage(result)
     for name, data in (('result.json', json.dumps(result, indent=1) + '\n'),
-                       ('table.md', table(result)),
-                       ('map.md', checks_map(result)), ('coverage.txt', text)):
-        with open(f'{out}/{name}', 'w') as f:
-            f.write(data)
-    if set(names) == set(known()):
+                       ('table.md', table(result)), ('map.md', checks_map(result)),
+                       ('coverage.txt', text)):
+        open(f'{out}/{name}', 'w').write(data)
+    if set(names) == set(KNOWN):
         sys.stdout.write(text)
     else:
         print(text.split(', and why:')[0].replace('\n', ' ') +
               f" (a partial run: {out}/coverage.txt has every row's reason)")
     m, s = divmod(seconds, 60)
-    print(f"mutants: {counts['red']} red, {counts['green']} green, "
-          f"{counts['broken']} broken of {len(mutants)} in {m} min {s} s; "
-          f"{out}/result.json, {out}/table.md, {out}/map.md, {out}/coverage.txt")
+    print(f"mutants: {counts['red']} red, {counts['green']} green, {counts['broken']} broken "
+          f"of {len(mutants)} in {m} min {s} s; {out}/result.json, {out}/table.md, "
+          f"{out}/map.md, {out}/coverage.txt")
     return 0 if result['ok'] else 1
 
 
 def repath(top, *args):
-    """kbuild's saved commands name the source and build trees by absolute
-    path: a copied build must see the same commands with its own paths, or
-    every object rebuilds."""
+    """kbuild's saved commands name the trees by absolute path: a copied build must see
+    its own paths, or every object rebuilds.  File times kept."""
     def sub(data):
         for i in range(0, len(args), 2):
             data = data.replace(args[i].encode(), args[i + 1].encode())
@@ -458,12 +367,9 @@ def repath(top, *args):
                 link = sub(os.readlink(p).encode())
                 os.unlink(p)
                 os.symlink(link, p)
-                continue
-            data = open(p, 'rb').read()
-            new = data if b'\0' in data else sub(data)
-            if new != data:
+            elif b'\0' not in (data := open(p, 'rb').read()) and sub(data) != data:
                 st = os.stat(p)
-                open(p, 'wb').write(new)
+                open(p, 'wb').write(sub(data))
                 os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
@@ -477,8 +383,7 @@ def main(a):
         elif cmd == '--broken' and len(a) == 5:
             verdict(a[1], a[2], a[4], why=a[3])
         elif cmd == '--coverage' and len(a) <= 2:
-            result = json.load(open(a[1] if len(a) > 1 else KEPT))
-            sys.stdout.write(coverage_text(coverage(result)))
+            sys.stdout.write(coverage(json.load(open(a[1] if a[1:] else KEPT))))
         elif a == ['--cover']:
             sys.stdout.write(cover(json.load(open(KEPT))))
         elif a == ['--check']:
@@ -488,10 +393,8 @@ def main(a):
             for v in result['mutants']:
                 v.pop('result', None)	# this machine's path
             text = readme(result)
-            with open(KEPT, 'w') as f:
-                f.write(json.dumps(result, indent=1) + '\n')
-            with open(README, 'w') as f:
-                f.write(text)
+            open(KEPT, 'w').write(json.dumps(result, indent=1) + '\n')
+            open(README, 'w').write(text)
         elif cmd == '--repath' and len(a) >= 4 and len(a) % 2 == 0:
             repath(*a[1:])
         elif len(a) >= 2 and not cmd.startswith('-'):
