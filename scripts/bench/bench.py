@@ -1,18 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""make bench's numbers (docs/bench.md).
-
-    bench.py table NAME=JSON...    unlink1's samples as mmtests' compare-kernels
-                                   prints them, the first set the baseline
-    bench.py report OUT KERNEL...  the report of each KERNEL's run, handed back
-                                   to OUT/../KERNEL/bench/files, and the run as
-                                   data in OUT/result.json (BENCH_KEEP=1, one
-                                   arch: in bench/result.json too)
+"""make bench's numbers (docs/bench.md):
+    bench.py table NAME=JSON...    unlink1's samples, mmtests-style
+    bench.py report OUT KERNEL...  OUT/../KERNEL/bench's report; the run in
+                                   OUT/result.json (BENCH_KEEP=1: bench/'s too)
     bench.py cover [FILE]          the cover letter's lines (bench/result.json)
 """
 import json
 import os
-import platform
 import re
 import statistics
 import subprocess
@@ -24,6 +19,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 KEPT = os.path.join(TOP, 'bench', 'result.json')
 ORDER = ('x86_64', 'ppc64le', 'arm64')  # the commit's sections, then the rest
 SEED = ('set_task_state_ptr', 'set_current_state')
+STATS = ('Min', 'Hmean', 'Stddev', 'CoeffVar', 'Max')
 LIVE_RE = re.compile(r'^# cpu (\d+) (\S+) +ns/call median +(\S+) min +(\S+) '
                      r'max +(\S+)', re.M)
 RES_RE = re.compile(r'^# cpu (\d+) resolution, [^:]*: (\S+) ns/call$', re.M)
@@ -43,13 +39,13 @@ def stats(xs):
 def table(sets, only=None):
     """compare-kernels' table: sets is [(name, {task count: samples})]"""
     rows = [f"{'':31}" + ''.join(f'{n:>21}' for n, _ in sets)]
-    base = sets[0][1]
-    for stat in [only] if only else ['Min', 'Hmean', 'Stddev', 'CoeffVar', 'Max']:
-        for t in sorted(base, key=int):
-            b = stats(base[t])[stat]
+    st = [{t: stats(x) for t, x in s.items()} for _, s in sets]
+    for stat in [only] if only else STATS:
+        for t in sorted(st[0], key=int):
+            b = st[0][t][stat]
             line = f"{stat:9} {'unlink1-processes-' + t:21}"
-            for _, s in sets:
-                v = stats(s[t])[stat] if t in s else float('nan')
+            for s in st:
+                v = s[t][stat] if t in s else float('nan')
                 line += f' {v:10.2f} ({100 * (v - b) / b if b else 0:7.2f}%)'
             rows.append(line)
     return '\n'.join(rows)
@@ -65,8 +61,7 @@ def seed(text):
 
 
 def live(text, kernel):
-    """sched_state_bench's summary: per CPU and variant median, min, max
-    ns/call; per CPU the resolution and the answers"""
+    """sched_state_bench's summary, per CPU: ns/call, resolution, answers"""
     calls, repeats = map(int, CALLS_RE.search(text).groups())
     machine = MACHINE_RE.search(text)
     out = {'calls': calls, 'repeats': repeats,
@@ -88,7 +83,7 @@ def gather(out, kernels):
     git = ['git', '-C', TOP, 'describe', '--always', '--dirty', '--abbrev=12']
     result = {'date': time.strftime('%Y-%m-%d', time.gmtime()),
               'quick': os.environ.get('QUICK', '0') == '1',
-              'host': {'arch': platform.machine(), 'cpus': os.cpu_count()},
+              'host': {'arch': os.uname().machine, 'cpus': os.cpu_count()},
               'commit': subprocess.run(git, capture_output=True,
                                        text=True).stdout.strip() or None,
               'kernels': []}
@@ -142,6 +137,7 @@ def report(result, lines):
             print(f"{k['name']}:\n" + '\n'.join(lines[k['name']]))
         if len(arches) == 1:
             print('\n' + table(sets))
+    return len(arches)
 
 
 def wrap(text, indent=''):
@@ -150,8 +146,7 @@ def wrap(text, indent=''):
 
 
 def cover(result):
-    """what the live path answered, per kernel; emulated timings are no
-    performance figures, so the 2017 benchmarks' stay in make bench's report"""
+    """the live path's answers; emulated timings stay in make bench's report"""
     ks = result['kernels']
     l0 = ks[0]['live']
     how = 'make bench QUICK=1, a short run' if result['quick'] else 'make bench'
@@ -195,15 +190,12 @@ def main(argv):
             sys.stdout.write(cover(json.load(open((args or [KEPT])[0]))))
         elif cmd == 'report' and len(args) >= 2:
             result, lines = gather(args[0], args[1:])
-            report(result, lines)
             files = [f'{args[0]}/result.json']
-            if (os.environ.get('BENCH_KEEP') == '1' and
-                    len({k['arch'] for k in result['kernels']}) == 1):
+            if report(result, lines) == 1 and os.environ.get('BENCH_KEEP') == '1':
                 files.append(KEPT)
             for f in files:
                 with open(f, 'w') as fp:
-                    json.dump(result, fp, indent=1)
-                    fp.write('\n')
+                    fp.write(json.dumps(result, indent=1) + '\n')
             print(f"\nthe run as data: {' and '.join(files)}", file=sys.stderr)
         else:
             sys.exit(__doc__)

@@ -1,19 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make bench: each kernel boots once in QEMU to run scripts/vm/guest/bench.sh;
-# bench.py reports.  Kernels: BENCH_KERNELS="a b ..."; ARCH=all: Debian's 6.12
-# (BENCH_ALL=) on every arch; QUICK=1 or KIMAGE=: the one KERNEL and ARCH
-# name; by default the arch's first kernel and its -rt twin.
-#
+# make bench (docs/bench.md): each kernel boots once in QEMU to run
+# scripts/vm/guest/bench.sh; bench.py reports.
 #   bench.sh --guest-cmd     the timeout (s) and guest command (run-suite.sh)
 #   bench.sh --report NAME   the report of the run in $BUILD/NAME/bench
 #   bench.sh --host          unlink1 natively on this host (make bench-host)
-#
-# Knobs (defaults below): BENCH_CALLS, BENCH_REPEATS: the seed's; BENCH_CPU,
+# Knobs (defaults below): BENCH_KERNELS="a b ...", BENCH_ALL (ARCH=all's
+# kernel); BENCH_CALLS, BENCH_REPEATS: the seed's; BENCH_CPU,
 # BENCH_LIVE_CALLS: sched_state_bench's; BENCH_TASKS=N,N,..., BENCH_WARMUP,
 # BENCH_SAMPLES, BENCH_INTERVAL (ms), BENCH_DIR (--host): unlink1's;
-# BENCH_TIMEOUT (s, a boot); BENCH_KEEP=1 keeps the run in bench/result.json,
-# as a full run of the default kernels does (BENCH_KEEP=0: never).
+# BENCH_TIMEOUT (s, a boot); BENCH_KEEP: docs/variables.md.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "${QUICK:-0}" = 1 ]; then
@@ -29,9 +25,8 @@ done
 ((repeats >= 3)) || die "BENCH_REPEATS=$repeats: sched_state_bench needs at least 3 for a spread"
 [[ $tasks =~ ^([0-9]+(,[0-9]+)*)?$ ]] || die "BENCH_TASKS=$tasks: expected N,N,..."
 guest="sh /guest/bench.sh $calls $repeats $live ${BENCH_CPU:-0} $warmup $samples $interval /tmp ${tasks//,/ }"
-# the seed's 2 variants and sched_state_bench's 4 twice over at 50 ns a
-# call (5 x TCG's on a quiet host), four unlink1 runs and the boot; three
-# times that for an arch TCG translates from another instruction set
+# 50 ns a call (5 x TCG's on a quiet host) for the seed's 2 variants and
+# sched_state_bench's 4 twice over, 4 unlink1 runs, the boot; x3 cross-arch
 timeout=$((300 + (calls + 8 * live) * repeats / 10000000 +
 	4 * ((warmup + samples) * interval / 1000 + 10)))
 
@@ -42,12 +37,9 @@ bench_timeout()
 	echo "${BENCH_TIMEOUT:-$timeout}"
 }
 
-# boot NAME: build for NAME ("single": KERNEL, ARCH or KIMAGE's), boot it
-# and run the guest command; prints the name
+# $(boot NAME): NAME ("single": KERNEL, ARCH or KIMAGE's) benched; its name
 boot()
 {
-	local ksft
-
 	if [ "$1" != single ]; then
 		export KERNEL=$1
 		unset KIMAGE KDIR ARCH

@@ -2,9 +2,8 @@
 /*
  * unlink1: will-it-scale's unlink1, as commit 642fa448ae ran it with mmtests:
  * task i of N, on CPU i % ncpus, loops open(O_CREAT), close(), unlink() in a
- * directory all share, contending for its inode lock.  Each interval after
- * the warm-up is a sample of their ops/s, printed as JSON.  Task counts: by
- * default 2, then 1 to 4 x the CPUs (mmtests' ladder, short).
+ * directory all share.  Each interval after the warm-up is a sample of their
+ * ops/s, printed as JSON.  Task counts: by default 2, then 1 to 4 x the CPUs.
  *
  *   unlink1 WARMUP SAMPLES INTERVAL_MS DIR [TASKS...] >JSON
  */
@@ -53,59 +52,36 @@ static void task(int i, int ncpus)
 	}
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long total(int n)
-{
-	long sum = 0;
-
-	while (n--)
-		sum += slots[n * SLOT];
-	return sum;
-}
-
-/* @n tasks' ops/s, one sample per interval after the warm-up; 0 if all ran */
+/* @n tasks' ops/s, a sample per interval after the warm-up; 0 if all ran */
 static int run(int n, int ncpus, int warmup, int samples, int ms)
 {
 	struct timespec iv = { ms / 1000, ms % 1000 * 1000000L };
 	int nt, i, r, status, bad;
 	pid_t pids[MAX_TASKS];
 	char name[300];
-	double t0, t1;
-	long c0, c1;
+	long c0 = 0, c1;
 
 	for (nt = 0; nt < n; nt++) {
+		slots[nt * SLOT] = 0;
 		pids[nt] = fork();
-		if (pids[nt] < 0) {
-			perror("fork");
+		if (pids[nt] < 0)
 			break;
-		}
 		if (!pids[nt])
 			task(nt, ncpus);
 	}
 	bad = nt < n;
 	printf("\n  \"%d\": [", n);
-	t0 = now();
-	c0 = total(nt);
 	for (r = -warmup; r < samples && !bad && !stop; r++) {
 		nanosleep(&iv, NULL);
-		t1 = now();
-		c1 = total(nt);
+		for (c1 = 0, i = 0; i < nt; i++)
+			c1 += slots[i * SLOT];
 		if (r >= 0)
-			printf("%s%.2f", r ? ", " : "", (c1 - c0) / (t1 - t0));
-		t0 = t1;
+			printf("%s%.2f", r ? ", " : "", (c1 - c0) * 1000.0 / ms);
 		c0 = c1;
 	}
 	printf("]");
-	for (i = 0; i < nt; i++)
-		kill(pids[i], SIGKILL);
 	for (i = 0; i < nt; i++) {
+		kill(pids[i], SIGKILL);
 		waitpid(pids[i], &status, 0);
 		bad |= !WIFSIGNALED(status);
 		snprintf(name, sizeof(name), "%s/%d", dir, i);
@@ -148,7 +124,6 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
 	uname(&uts);
 	printf("{\"kernel\": \"%s\", \"ncpus\": %d, \"warmup\": %d, "
 	       "\"interval_ms\": %d, \"tasks\": {", uts.release, ncpus, warmup, ms);

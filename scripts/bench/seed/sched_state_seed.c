@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_state_seed: the comparison of commit 642fa448ae ("sched/core: Remove
- * set_task_state()"), set_task_state(current, ..) as v4.10 expanded it
- * against set_current_state().  Loading it times @calls calls of each, in
- * turn, @repeats times, and logs for scripts/bench/bench.py:
- *   kernel <release>, <calls> calls x <repeats> repeats
- *   cpu <cpu> repeat <r> ns: set_task_state_ptr <ns> set_current_state <ns>
- * Preemption is off for 1 ms at most; a fatal signal, or five minutes in
- * all, fails the load.
+ * sched_state_seed: commit 642fa448ae's comparison.  Loading it times
+ * @calls calls of each variant, @repeats times, and logs the ns for
+ * scripts/bench/bench.py.  Preemption is off for 1 ms at most; a fatal
+ * signal, or five minutes in all, fails the load.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -28,15 +24,12 @@ module_param(calls, uint, 0444);
 MODULE_PARM_DESC(calls, "calls of each variant in a repeat");
 static uint repeats = 5;
 module_param(repeats, uint, 0444);
-MODULE_PARM_DESC(repeats, "repeats");
 
 static noinline void seed_set_task_state_ptr(struct task_struct *tsk,
 					     unsigned int n)
 {
-	while (n--) {
-		/* set_task_state(current, ..) as v4.10 expanded it */
+	while (n--)	/* set_task_state(current, ..) as v4.10 expanded it */
 		smp_store_mb(tsk->__state, TASK_RUNNING);
-	}
 }
 
 static noinline void seed_set_current_state(struct task_struct *tsk,
@@ -56,13 +49,12 @@ static s64 seed_time(void (*fn)(struct task_struct *, unsigned int),
 	while (left) {
 		preempt_disable();
 		start = ktime_get_ns();
-		now = start;
-		while (left && now - start < NSEC_PER_MSEC) {
+		do {
 			n = min(left, SEED_BLOCK);
 			fn(current, n);
 			left -= n;
 			now = ktime_get_ns();
-		}
+		} while (left && now - start < NSEC_PER_MSEC);
 		preempt_enable();
 		ns += now - start;
 		if (fatal_signal_pending(current))
@@ -86,9 +78,7 @@ static int __init seed_init(void)
 		calls, repeats);
 	for (r = 1; r <= repeats; r++) {
 		ptr = seed_time(seed_set_task_state_ptr, deadline);
-		if (ptr < 0)
-			return ptr;
-		cur = seed_time(seed_set_current_state, deadline);
+		cur = ptr < 0 ? ptr : seed_time(seed_set_current_state, deadline);
 		if (cur < 0)
 			return cur;
 		pr_info("cpu %d repeat %u ns: set_task_state_ptr %lld set_current_state %lld\n",

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# make bench in the guest, as TAP: commit 642fa448ae's comparison,
-# sched_state_bench and unlink1, each one's output nested and handed back.
-#   sh /guest/bench.sh CALLS REPEATS LIVE_CALLS CPU UNLINK1_ARGS...
+# make bench in the guest, as TAP: the seed's comparison, sched_state_bench
+# and unlink1.  sh /guest/bench.sh CALLS REPEATS LIVE_CALLS CPU UNLINK1_ARGS...
 # shellcheck source=SCRIPTDIR/tap.sh
 . /guest/tap.sh
 
@@ -39,8 +38,7 @@ live()
 	return $rc
 }
 
-echo 'TAP version 13'
-echo '1..3'
+printf 'TAP version 13\n1..3\n'
 step 1 sched_state_seed seed.txt seed "$1" "$2"
 step 2 sched_state_bench live.tap live -n "$3" -r "$2" -c "$4"
 shift 4
