@@ -24,6 +24,9 @@ PREFIX = re.compile(r'^((?:# )*)')
 # a file the guest hands back (hand_back in scripts/vm/guest/tap.sh)
 FBEGIN = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_BEGIN ([A-Za-z0-9._-]+)$')
 FEND = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_END ([A-Za-z0-9._-]+) ([0-9]+)$')
+# the runner's program line, the harness's RUN and OK/FAIL lines
+RUNNING = re.compile(r'^(?:# )*# (?:selftests: (.+)|\s*RUN +(\S+) \.\.\.|'
+                     r'\s*(?:OK|FAIL) +(\S+))$')
 
 
 def parse(lines, files_dir=None, log=False, label='the TAP'):
@@ -133,6 +136,22 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
     if files_dir is not None:
         r['files'], r['bad_files'] = files, bad_files
     return r
+
+
+def running(lines):
+    """The program, and the harness test in it, a cut-short TAP was in."""
+    prog = test = None
+    for line in lines:
+        m = RUNNING.match(line)
+        if m and m[1]:
+            prog, test = m[1], None
+        elif m and m[2]:
+            test = m[2]
+        elif m and m[3] == test:
+            test = None
+    if prog is None:
+        return 'no kselftest program had started'
+    return prog + (f', test {test}' if test else '')
 
 
 # the report tools' shared helpers

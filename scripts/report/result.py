@@ -34,6 +34,9 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     """vm.sh's OUT/result.json from its files, and its summary line"""
     problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
     tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
+    if timedout:
+        problems.insert(0, f'TIMEOUT after {limit} s; running: {ktap.running(tap)}')
+        print(f'vm.sh: {problems[0]}')
     console = open(f'{out}/console.txt', errors='replace').read()
     parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
     for p in parsed['problems']:

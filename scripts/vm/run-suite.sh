@@ -1,10 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build sched_state for one kernel (lib.sh's pick_kernel) and run the suite
-# on it (vm.sh) into $BUILD/$KNAME/vm, with junit.xml, kcidb.json and its
-# entry in $BUILD/matrix.json.  usage: run-suite.sh [--quick-bench] [vm.sh
-# options]; --quick-bench (make run): then the quick benchmark in the same
-# guest, reported if the suite passed, outside the suite's verdict.
+# Run the suite on lib.sh's pick_kernel (vm.sh) into $BUILD/$KNAME/vm and
+# matrix.json.  usage: run-suite.sh [--quick-bench] [vm.sh options]
+# --quick-bench: then the quick benchmark, reported outside the verdict.
 . "$(dirname "$0")/../lib.sh"
 pick_kernel
 out=$BUILD/$KNAME/vm

@@ -1,14 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot a kernel in QEMU with an installed kselftest tree, run a command in
-# the guest's /kselftest (default: sh /guest/suite.sh) and judge its TAP and
-# kernel log into OUTDIR (docs/files.md).
+# Boot a kernel in QEMU, run CMD (default: sh /guest/suite.sh) in its
+# /kselftest, judge its TAP and kernel log into OUTDIR (docs/files.md).
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
-#	[--guest-cmd 'CMD'] [--extra ROOT]... [--arch ARCH] [--env NAME=VALUE]...
-#	[--then-cmd 'CMD' --then-out DIR [--then-timeout SECONDS]]
-# --arch: a line of scripts/arches.tsv (default $KARCH, else x86_64); --env:
-# after GUEST_ENV's words.  --then-cmd runs next in the same guest, judged
-# into DIR; the status is the first's.  Env: KVM=on (default TCG), VM_LOCK=none.
+#	[--guest-cmd CMD] [--extra ROOT]... [--arch ARCH] [--env NAME=VALUE]...
+#	[--then-cmd CMD2 --then-out DIR [--then-timeout SECONDS]]
+# CMD2 runs next in the same guest, judged into DIR, outside the status.
+# Env: GUEST_ENV (NAME=VALUE...), KARCH, KVM=on (default TCG), VM_LOCK=none.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -42,7 +40,7 @@ while (($#)); do
 done
 
 arch_set "$ARCH_NAME"
-for t in "$A_QEMU" cpio fakeroot ${A_CROSS:+readelf}; do
+for t in "$A_QEMU" cpio fakeroot readelf; do
 	command -v "$t" >/dev/null || die "$t not found; install it (scripts/tree/deps.sh)"
 done
 [[ -f $KIMAGE && -n $OUT ]] || die "--kimage IMAGE and --out DIR are required (no image '$KIMAGE')"
@@ -63,8 +61,8 @@ OUT=$(mkdir -p "$OUT" && realpath "$OUT")
 [[ -z $THEN_OUT ]] || THEN_OUT=$(mkdir -p "$THEN_OUT" && realpath "$THEN_OUT")
 # the kernel log's and the TAP's streams: ttyS1, ttyS2 or PCI slots 10, 11
 case $A_STREAMS in
-serial) ports='1 2' streams=(-serial "file:$OUT/kmsg.log" -serial "file:$OUT/ktap.raw") ;;
-pci) ports='10 11' streams=(-chardev "file,id=kmsg,path=$OUT/kmsg.log" -device "pci-serial,chardev=kmsg,addr=0x10"
+serial) streams=(-serial "file:$OUT/kmsg.log" -serial "file:$OUT/ktap.raw") ;;
+pci) streams=(-chardev "file,id=kmsg,path=$OUT/kmsg.log" -device "pci-serial,chardev=kmsg,addr=0x10"
 	-chardev "file,id=tap,path=$OUT/ktap.raw" -device "pci-serial,chardev=tap,addr=0x11") ;;
 *) die "arches.tsv: $A_ARCH: unknown streams '$A_STREAMS'" ;;
 esac
@@ -84,8 +82,8 @@ upath() {
 	echo "$U$f"
 }
 
-# add_libraries ROOT: the libraries ROOT's ELF files need, and theirs: ldd's
-# here; in a foreign U the interpreter and DT_NEEDED, from U's lib dirs
+# add_libraries ROOT: the interpreter and DT_NEEDED libraries of ROOT's ELF
+# files, and theirs, from U's lib dirs
 add_libraries() {
 	local f l c libs todo
 	mapfile -d '' todo < <(find "$1" -type f -print0)
@@ -93,12 +91,8 @@ add_libraries() {
 		f=${todo[-1]}
 		unset 'todo[-1]'
 		[[ $(head -c 4 "$f" | tr -d '\0') == $'\x7fELF' ]] || continue
-		if [[ -z $U ]]; then
-			libs=$(ldd "$f" 2>/dev/null | grep -o '/[^ ]*') || true
-		else
-			libs="$(readelf -lW "$f" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
-				$(readelf -dW "$f" | sed -n 's/.*Shared library: \[\(.*\)]$/\1/p')"
-		fi
+		libs="$(readelf -lW "$f" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+			$(readelf -dW "$f" | sed -n 's/.*Shared library: \[\(.*\)]$/\1/p')"
 		for l in $libs; do
 			for c in "$U"/{,usr/}lib/*/"$l" "$U"/{,usr/}lib/"$l"; do
 				[[ $l == /* || ! -e $c ]] || l=${c#"$U"}
@@ -139,28 +133,27 @@ make_initramfs() {
 	[ "$*" = "-e s/^/# /" ] || exec busybox sed "$@"
 	while IFS= read -r l || [ -n "$l" ]; do printf '# %s\n' "$l"; done
 	EOF
-	{
-	printf '#!/bin/sh\nstreams=%s ports="%s"\n' "$A_STREAMS" "$ports"
-	cat <<-'EOF'
+	cat >"$r/init" <<-'EOF'
+	#!/bin/sh
 	export PATH=/usr/local/bin:/bin:/usr/bin HOME=/root
 	up() { cut -d ' ' -f 1 /proc/uptime; }
 	busybox mount -t proc proc /proc
 	busybox --install -s /bin
 	mount -t sysfs sysfs /sys
 	mount -t devtmpfs devtmpfs /dev
-	# port N: serial port N, or the PCI serial port in slot N (waits 10 s)
+	# port N SLOT: serial port N, or the PCI serial port in SLOT (waits 10 s);
+	# streams: from the kernel command line
 	port() {
 		[ $streams = serial ] && echo /dev/ttyS$1 && return
 		for i in $(seq 100); do
-			for t in /sys/bus/pci/devices/*:00:$1.0/tty/* /sys/bus/pci/devices/*:00:$1.0/*/*/tty/*; do
+			for t in /sys/bus/pci/devices/*:00:$2.0/tty/* /sys/bus/pci/devices/*:00:$2.0/*/*/tty/*; do
 				[ -e "/dev/${t##*/}" ] && echo "/dev/${t##*/}" && return
 			done
 			sleep 0.1
 		done
 		return 1
 	}
-	set -- $ports
-	kmsg=$(port $1) && tap=$(port $2) || { echo "SCHED_STATE_GUEST: no $streams port $ports"; poweroff -f; }
+	kmsg=$(port 1 10) && tap=$(port 2 11) || { echo "SCHED_STATE_GUEST: no $streams ports"; poweroff -f; }
 	# devtmpfs lacks these; runner.sh writes nested TAP to /dev/stdout
 	ln -s /proc/self/fd /dev/fd
 	ln -s fd/0 /dev/stdin
@@ -187,7 +180,6 @@ make_initramfs() {
 	fi
 	poweroff -f
 	EOF
-	} >"$r/init"
 	chmod +x "$r/init" "$r/usr/local/bin/sed"
 	fakeroot -- sh -c 'cd "$1" && mknod -m 600 dev/console c 5 1 &&
 		find . | cpio -o -H newc -R 0:0 --quiet' sh "$r" | gzip -1 >"$OUT/initramfs.cpio.gz"
@@ -197,7 +189,9 @@ make_initramfs() {
 strip_escapes() { LC_ALL=C sed -u -E 's/\x1b\[[0-?]*[ -/]*[@-~]//g; s/\x1b[^[]//g; s/\r//g'; }
 
 # unexpected_reports: dmesg.log as "LINE:text" less what goes to $OUT/accepted:
-# between the hung-task marks, the D kthread's report (comm cut to 15 chars)
+# between the hung-task marks, the D kthread's report (comm cut to 15 chars),
+# its stack trace (x86's ends at </TASK>, arm64's at its first line that is
+# no frame) and lockdep's dump of the locks held, ending in a row of "="
 unexpected_reports() {
 	awk -v acc="$OUT/accepted" '
 	BEGIN { printf "" >acc }
@@ -205,33 +199,20 @@ unexpected_reports() {
 	/SCHED_STATE_GUEST: hung_task end$/ { part = 0; next }
 	part && /INFO: task sched_state\/uni:[0-9]+ blocked for more than [0-9]+ seconds\.$/ {
 		print NR ":" $0 >acc
-		inreport = 1; trace = 0; after = 0; inlocks = 0
+		st = "report"
 		next
 	}
-	# x86 ends the trace with </TASK>, arm64 at its first line that is no frame
-	inreport {
-		if (/<\/TASK>/) { inreport = 0; trace = 0; after = 1; next }
-		if (/Call [Tt]race:/) { trace = 1; next }
-		if (trace == 1 && /<TASK>/) { trace = 2; next }
-		if (trace != 1 || /^\[ *[0-9.]+\] +(\[[0-9a-f]+\] +)*(\? )?[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/) next
-		inreport = 0; trace = 0; after = 1
-	}
-	# lockdep then dumps the locks held, ending in a row of "="
-	after && /Showing all locks held in the system:/ { inlocks = 1; next }
-	inlocks { if (/====================/) inlocks = after = 0; next }
-	after && /^\[ *[0-9.]+\] *$/ { next }
-	{ after = 0; print NR ":" $0 }
+	st ~ /report|trace|task/ && /<\/TASK>/ { st = "after"; next }
+	st ~ /report|trace|task/ && /Call [Tt]race:/ { st = "trace"; next }
+	st == "trace" && /<TASK>/ { st = "task"; next }
+	st == "report" || st == "task" { next }
+	st == "trace" && /^\[ *[0-9.]+\] +(\[[0-9a-f]+\] +)*(\? )?[^ ]+\+0x[0-9a-f]+\/0x[0-9a-f]+/ { next }
+	st == "trace" { st = "after" }
+	st == "after" && /Showing all locks held in the system:/ { st = "locks"; next }
+	st == "locks" { if (/====================/) st = ""; next }
+	st == "after" && /^\[ *[0-9.]+\] *$/ { next }
+	{ st = ""; print NR ":" $0 }
 	' "$OUT/dmesg.log"
-}
-
-# running_test: the test a timed-out run was in, from the runner and harness lines
-running_test() {
-	awk -v cmd="$GUEST_CMD" '
-	/^(# )*# selftests: / { sub(/^(# )*# selftests: /, ""); test = $0; cur = "" }
-	/^(# )*# +RUN +[^ ]+ \.\.\.$/ { cur = $(NF - 1) }
-	/^(# )*# +(OK|FAIL) +[^ ]+$/ { if ($NF == cur) cur = "" }
-	END { print (test != "" ? test : "guest command \"" cmd "\"") (cur == "" ? "" : ", test " cur) }
-	' "$OUT/ktap.tap"
 }
 
 # one guest at a time: two would skew each other's emulated time
@@ -242,8 +223,7 @@ fi
 rm -rf "$OUT"/{console.*,kmsg.*,ktap.*,dmesg.log,qemu.log}
 [[ -z $THEN_OUT ]] || rm -rf "$THEN_OUT"/{console.*,kmsg.log,ktap.*,dmesg.log,qemu.log,initramfs.cpio.gz,result.json}
 
-# U: this machine's busybox, dash, timeout and libraries, or a foreign
-# arch's Debian packages of this machine's release, unpacked once
+# U: this machine's userland, or a foreign arch's Debian packages, unpacked once
 U=
 if [[ -n $A_CROSS ]]; then
 	U=$SCHED_STATE_CACHE/userland/$A_DEBIAN
@@ -265,7 +245,7 @@ make_initramfs
 # run_guest: boot once, until QEMU exits or the running command's timeout
 run_guest() {
 	"$A_QEMU" ${A_MACHINE:+-M "$A_MACHINE"} -m 1G -smp 2 -display none -no-reboot -monitor none \
-		-nic none -kernel "$KIMAGE" -append "console=$A_CONSOLE quiet panic=-1 loglevel=4" \
+		-nic none -kernel "$KIMAGE" -append "console=$A_CONSOLE quiet panic=-1 loglevel=4 streams=$A_STREAMS" \
 		-initrd "$OUT/initramfs.cpio.gz" "${accel[@]}" -serial "file:$OUT/console.log" "${streams[@]}" \
 		</dev/null >>"$OUT/qemu.log" 2>&1 &
 	qpid=$!
@@ -301,10 +281,10 @@ fi
 
 problem() { msg "$*"; echo "$*" >>"$OUT/problems"; }
 
-# judge DIR SECONDS TIMEDOUT QRC CMD LIMIT [PROBLEM]: one command's verdict
+# judge DIR SECONDS TIMEDOUT QRC LIMIT [PROBLEM]: one command's verdict
 # from DIR's logs into DIR (result.py write); fails if the run did
 judge() {
-	local OUT=$1 seconds=$2 timedout=$3 qrc=$4 GUEST_CMD=$5 TIMEOUT=$6 l rc=0
+	local OUT=$1 seconds=$2 timedout=$3 qrc=$4 TIMEOUT=$5 l rc=0
 	strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
 	strip_escapes <"$OUT/console.log" >"$OUT/console.txt"
 	# dmesg.log: the kmsg stream, then the console's (KERN_ERR+) after a panic
@@ -318,8 +298,7 @@ judge() {
 	ts($0) >= last && !($0 in seen)
 	' "$OUT/kmsg.log" "$OUT/console.txt" >"$OUT/dmesg.log"
 	: >"$OUT/problems"
-	[[ -z ${7:-} ]] || problem "$7"
-	[[ -z $timedout ]] || problem "TIMEOUT after $TIMEOUT s; running: $(running_test)"
+	[[ -z ${6:-} ]] || problem "$6"
 	[[ -n $timedout || $qrc == 0 ]] || problem "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
 	[[ -n $timedout ]] || grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt" ||
 		problem "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
@@ -345,11 +324,11 @@ if [[ -n $THEN_OUT ]]; then
 fi
 rc=0
 if [[ -n $then_at ]]; then
-	judge "$OUT" $((then_at - start)) '' 0 "$GUEST_CMD" "$TIMEOUT" || rc=1
-	judge "$THEN_OUT" $((seconds - then_at + start)) "$timedout" "$qrc" "$THEN_CMD" "$THEN_TIMEOUT" || true
+	judge "$OUT" $((then_at - start)) '' 0 "$TIMEOUT" || rc=1
+	judge "$THEN_OUT" $((seconds - then_at + start)) "$timedout" "$qrc" "$THEN_TIMEOUT" || true
 else
-	judge "$OUT" "$seconds" "$timedout" "$qrc" "$GUEST_CMD" "$TIMEOUT" || rc=1
+	judge "$OUT" "$seconds" "$timedout" "$qrc" "$TIMEOUT" || rc=1
 	[[ -z $THEN_OUT ]] ||
-		judge "$THEN_OUT" 0 '' 0 "$THEN_CMD" "$THEN_TIMEOUT" "not run: the first command did not finish" || true
+		judge "$THEN_OUT" 0 '' 0 "$THEN_TIMEOUT" "not run: the first command did not finish" || true
 fi
 exit $rc

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
 # vm.sh's default guest command, one KTAP document: run_kselftest.sh -c
-# sched_state as a farm runs it, then "sched_state.sh hung_task" between the
-# kernel log marks within which vm.sh accepts the reports it provokes.
-# usage: sh /guest/suite.sh [-o SECONDS]: each program's timeout (default:
-# the settings', plus SCHED_STATE_RACE_MS's excess over 2000 ms)
+# sched_state, then "sched_state.sh hung_task" between the marks within which
+# vm.sh accepts its kernel reports.  usage: sh /guest/suite.sh [-o SECONDS]
+# (each program's timeout; default the settings' + RACE_MS's excess over 2 s)
 # shellcheck source=SCRIPTDIR/tap.sh
 . /guest/tap.sh
 
