@@ -1,9 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Hostile input and lifecycle abuse of test_sched_state on KERNEL= in QEMU
-# (scripts/vm/guest/stress.sh); vm.sh fails on a kernel report in dmesg.
-# STRESS_SEED, STRESS_INPUTS: see lib.sh's stress_command; STRESS_TIMEOUT
-# (s, 900).  Output: $BUILD/<kernel>/stress.
+# (scripts/vm/guest/stress.sh; STRESS_*: docs/variables.md), into
+# $BUILD/<kernel>/stress
 . "$(dirname "$0")/../lib.sh"
 cmd=$(stress_command) || exit
 pick_kernel

@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=sh disable=SC2034
-# The control-file verbs of sched_state_lifecycle.sh, and its background
-# clients.  Sourced, never run.
+# sched_state_lifecycle.sh's control-file verbs and background clients
 
 CTL=/sys/kernel/debug/test_sched_state/control
 
-# ask FD REQUEST: open the control file on FD, write REQUEST and read the
-# reply into $reply; FD stays open
+# ask FD REQUEST: write REQUEST on a new FD on the control file, its reply in
+# $reply; FD stays open ("kthread STATE": the kthread lives until then)
 ask()
 {
 	reply=
@@ -31,20 +30,13 @@ req()
 	return "$1"
 }
 
-# hold FD STATE: a module kthread asleep in STATE, its pid in $reply, until
-# "release FD"
-hold()
-{
-	ask "$1" "kthread $2"
-}
-
 # churn DIR N: hold kthreads and sleep in the module, round after round,
 # until DIR/stop; then "OK BAD", the rounds done and failed, in DIR/churn.N
 churn()
 {
 	ok=0 bad=0
 	until [ -e "$1/stop" ]; do
-		hold 4 uninterruptible && p=$reply && hold 5 parked &&
+		ask 4 "kthread uninterruptible" && p=$reply && ask 5 "kthread parked" &&
 			req "wakeups $p" && req "wake_interruptible $p" &&
 			req "sleep uninterruptible 10 0" && req "sleep killable 100 0" &&
 			req "sleep idle 10 0" && [ "$reply" = timeout ] && req "wake $p" &&
@@ -58,6 +50,6 @@ churn()
 # sleep in the module in STATE (outside it for "parked")
 hold_and_sleep()
 {
-	hold 4 "$1" && echo "$$ $reply" &&
+	ask 4 "kthread $1" && echo "$$ $reply" &&
 		{ req "sleep $1 20000 0" || exec sleep 1000; }
 }

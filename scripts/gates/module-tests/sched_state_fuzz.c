@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_state_fuzz: hostile input to test_sched_state's control file.  Bad
- * requests must fail with the errno of sched_state.h; then -n junk requests
- * (-s SEED replays them) must each end within HANG_S; then the module must
- * still work, with no sleeper left.
+ * usage: sched_state_fuzz [INPUTS [SEED]]: bad requests to test_sched_state
+ * must fail with the errno of sched_state.h, INPUTS junk ones end in HANG_S.
  */
+#include <ctype.h>
 #include <signal.h>
 #include <sys/stat.h>
 
@@ -34,11 +33,6 @@ static const char *const einval[] = {
 	"bench set_current_state 1 1000000\n",
 };
 
-/* -ESRCH: pids that are not module sleepers */
-static const char *const esrch[] = {
-	"wake 1\n", "wake_interruptible 1\n", "wakeups 1\n", "wake 2\n",
-};
-
 /* Junk's words: its first from the first 10 (verbs, then two old ones) */
 static const char *const words[] = {
 	"kthread", "wake", "wake_interruptible", "wakeups", "sleep", "race",
@@ -57,8 +51,8 @@ static const char *show(const char *buf, size_t len)
 	size_t i, n = 0;
 
 	for (i = 0; i < len && i < 48; i++)
-		n += sprintf(out + n, buf[i] >= ' ' && buf[i] < 0x7f && buf[i] != '\\' ?
-			     "%c" : "\\x%02x", (unsigned char)buf[i]);
+		n += sprintf(out + n, isprint((unsigned char)buf[i]) ? "%c" : "\\x%02x",
+			     (unsigned char)buf[i]);
 	strcpy(out + n, len > 48 ? "..." : "");
 	return out;
 }
@@ -97,26 +91,23 @@ static bool refused(int err, const char *fmt, ...)
 }
 
 /*
- * The module works, and holds no sleeper: SCHED_STATE_MAX_SLEEPERS kthreads
- * start, one more gets -ENOSPC; the first sleeps, answers "wakeups" and is
- * gone once its file is closed.
+ * The module works and holds no sleeper: MAX_SLEEPERS kthreads start, one
+ * more gets -ENOSPC; the first sleeps, answers "wakeups", is gone once closed.
  */
 static bool sleepers(void)
 {
-	int fds[SCHED_STATE_MAX_SLEEPERS + 1], n, i, ret = -1;
+	int fds[SCHED_STATE_MAX_SLEEPERS + 1], n, i, ret;
 	pid_t pid = 0, first = 0;
-	char seen = 0, reply[32] = "";
+	char seen, reply[32] = "";
 	bool gone;
 
 	for (n = 0; n <= SCHED_STATE_MAX_SLEEPERS && pid >= 0; n++) {
 		pid = kthread_start("interruptible", &fds[n]);
 		first = first ? first : pid;
 	}
-	if (first > 0) {
-		seen = wait_for_letter(first, 'S');
-		ret = control(reply, sizeof(reply), "wakeups %d\n", first);
-		reply[strcspn(reply, "\n")] = '\0';
-	}
+	seen = wait_for_letter(first, 'S');
+	ret = control(reply, sizeof(reply), "wakeups %d\n", first);
+	reply[strcspn(reply, "\n")] = '\0';
 	for (i = 0; i < n; i++)
 		kthread_stop(&fds[i]);
 	gone = first > 0 && !wait_for_letter(first, 0);
@@ -128,6 +119,8 @@ static bool sleepers(void)
 
 static bool bad_requests(void)
 {
+	static const char *const wakes[] = { "wake", "wake_interruptible", "wakeups" };
+	const int pids[] = { 1, 2, getpid() };
 	bool ok = sleepers();
 	int n, ret, fd;
 	unsigned int i;
@@ -139,9 +132,9 @@ static bool bad_requests(void)
 	}
 	for (i = 0; i < ARRAY_SIZE(einval); i++)
 		ok &= refused(EINVAL, "%s", einval[i]);
-	for (i = 0; i < ARRAY_SIZE(esrch); i++)
-		ok &= refused(ESRCH, "%s", esrch[i]);
-	ok &= refused(ESRCH, "wake %d\n", getpid());
+	/* -ESRCH: each wake verb on each pid that is not a module sleeper */
+	for (i = 0; i < ARRAY_SIZE(wakes) * ARRAY_SIZE(pids); i++)
+		ok &= refused(ESRCH, "%s %d\n", wakes[i % 3], pids[i / 3]);
 	/* one past the bounds of sched_state.h */
 	ok &= refused(EINVAL, "sleep idle %d 0\n", SCHED_STATE_MAX_SLEEP_MS + 1);
 	ok &= refused(EINVAL, "race %d 10\n", SCHED_STATE_MAX_ROUNDS + 1);
@@ -152,14 +145,13 @@ static bool bad_requests(void)
 	ok &= refused(EINVAL, "wakeups %0*d\n", SCHED_STATE_MAX_REQUEST - 8, 1);
 	ok &= refused(EINVAL, "kthread idle%*s", 5000 - 13, "");
 	/* one transaction per file: a second write gets -EBUSY */
-	fd = open(SCHED_STATE_CONTROL, O_RDWR);
-	n = sched_state_transact(fd, "kthread idle\n", NULL, 0);
+	n = kthread_start("idle", &fd);
 	ret = sched_state_transact(fd, "wakeups 1\n", NULL, 0);
-	close(fd);
-	if (n || ret != -EBUSY)
-		ksft_print_msg("kthread idle, then a second write on its file: %s, then %s\n",
-			       strerror(-n), ret ? strerror(-ret) : "success");
-	return ok && !n && ret == -EBUSY;
+	kthread_stop(&fd);
+	if (n < 0 || ret != -EBUSY)
+		ksft_print_msg("kthread idle: %s, then a second write on its file: %s\n",
+			       n < 0 ? strerror(-n) : "started", ret ? strerror(-ret) : "success");
+	return ok && n > 0 && ret == -EBUSY;
 }
 
 /* Junk in @buf, its length: words, mostly a space apart, maybe bytes replaced */
@@ -179,10 +171,7 @@ static size_t junk(char *buf)
 	return len;
 }
 
-/*
- * Junk that names sleep, race or bench goes only if its numbers are at most
- * 4: it runs short, and sends us only signals we ignore.
- */
+/* Junk naming sleep, race or bench only goes with numbers up to 4: short, safe */
 static bool harmless(const char *buf, size_t len)
 {
 	unsigned int i, v = 0;
@@ -190,12 +179,9 @@ static bool harmless(const char *buf, size_t len)
 	if (!memmem(buf, len, "sleep", 5) && !memmem(buf, len, "race", 4) &&
 	    !memmem(buf, len, "bench", 5))
 		return true;
-	for (i = 0; i < len; i++) {
-		v = buf[i] >= '0' && buf[i] <= '9' ? v * 10 + buf[i] - '0' : 0;
-		if (v > 4)
-			return false;
-	}
-	return true;
+	for (i = 0; i < len && v <= 4; i++)
+		v = isdigit((unsigned char)buf[i]) ? v * 10 + buf[i] - '0' : 0;
+	return v <= 4;
 }
 
 static bool fuzz(unsigned long inputs)
@@ -223,27 +209,20 @@ static bool fuzz(unsigned long inputs)
 
 int main(int argc, char **argv)
 {
-	unsigned int seed = time(NULL) ^ ((unsigned int)getpid() << 16);
-	unsigned long inputs = 10000;
-	int opt, sig;
+	unsigned long inputs = argc > 1 ? strtoul(argv[1], NULL, 0) : 10000;
+	unsigned int seed = argc > 2 ? strtoul(argv[2], NULL, 0) :
+			    (unsigned int)time(NULL) ^ (unsigned int)getpid() << 16;
+	const char *why = no_module();
+	int sig;
 
-	while ((opt = getopt(argc, argv, "s:n:")) != -1) {
-		if (opt == 's')
-			seed = strtoul(optarg, NULL, 0);
-		else if (opt == 'n')
-			inputs = strtoul(optarg, NULL, 0);
-		else
-			ksft_exit_fail_msg("usage: %s [-s SEED] [-n INPUTS]\n", argv[0]);
-	}
 	ksft_print_header();
-	if (geteuid() || access(SCHED_STATE_CONTROL, W_OK))
-		ksft_exit_skip("needs root and %s (load test_sched_state.ko)\n",
-			       SCHED_STATE_CONTROL);
+	if (why)
+		ksft_exit_skip("%s\n", why);
 	/* what "sleep <state> <ms> <sig>" may make us send ourselves */
 	for (sig = 1; sig <= 4; sig++)
 		signal(sig, SIG_IGN);
 	ksft_set_plan(3);
-	ksft_print_msg("seed %u (replay: -s %u), %lu inputs\n", seed, seed, inputs);
+	ksft_print_msg("seed %u, %lu inputs\n", seed, inputs);
 	srandom(seed);
 	ksft_test_result(bad_requests(), "bad requests\n");
 	ksft_test_result(fuzz(inputs), "fuzz: %lu inputs\n", inputs);

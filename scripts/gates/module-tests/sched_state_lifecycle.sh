@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # test_sched_state's lifecycle under abuse: a module kthread lives as long as
 # the file that started it is open, and an open file holds the module.  Each
-# part loads the module and ends with a clean rmmod.
-# Knobs: SCHED_STATE_CYCLES (100), SCHED_STATE_KILLS (50),
-# SCHED_STATE_WRITERS (16), SCHED_STATE_WRITE_SECS (3), SCHED_STATE_SEED.
+# part loads the module and ends with a clean rmmod.  SCHED_STATE_SEED
+# replays a run.
 
 HERE=$(dirname "$(readlink -f "$0")")
 DIR=$(readlink -f "$HERE/../../sched_state")
@@ -14,18 +13,14 @@ DIR=$(readlink -f "$HERE/../../sched_state")
 . "$DIR/sched_state_lib.sh"
 # shellcheck source=SCRIPTDIR/lifecycle_lib.sh
 . "$HERE/lifecycle_lib.sh"
-CYCLES=${SCHED_STATE_CYCLES:-100}
-KILLS=${SCHED_STATE_KILLS:-50}
-WRITERS=${SCHED_STATE_WRITERS:-16}
-WRITE_SECS=${SCHED_STATE_WRITE_SECS:-3}
+CYCLES=100 KILLS=50 WRITERS=16 WRITE_SECS=3
 SEED=${SCHED_STATE_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 bg=
 
-# within N CMD...: retry CMD every 20 ms, up to N times, until it succeeds
+# within CMD...: retry CMD every 20 ms, for up to 5 s, until it succeeds
 within()
 {
-	_n=$1
-	shift
+	_n=250
 	until "$@"; do
 		[ "$_n" -gt 0 ] || return 1
 		_n=$((_n - 1))
@@ -33,29 +28,20 @@ within()
 	done
 }
 
-# state PID: the state letter of task PID in $letter, empty once it is gone
-state()
-{
-	letter=
-	read -r line 2>/dev/null <"/proc/$1/stat" || return 1
-	letter=${line##*) }
-	letter=${letter%% *}
-}
-
-# in_state PID LETTER: task PID is in state LETTER
+# in_state PID LETTERS: the state letter of task PID, in $letter ('-' once
+# reaped), is one of LETTERS
 in_state()
 {
-	state "$1" && [ "$letter" = "$2" ]
+	letter=-
+	if read -r line 2>/dev/null <"/proc/$1/stat"; then
+		letter=${line##*) }
+		letter=${letter%% *}
+	fi
+	case $2 in *"$letter"*) ;; *) return 1 ;; esac
 }
 
-# gone PID: task PID has ended (a zombie, or reaped)
-gone()
-{
-	! state "$1" || [ "$letter" = Z ]
-}
-
-# no_kthreads: no sched_state/ kthread is left, else $kt of them.  Builtins
-# only: it runs often, and a pipeline is slow under KASAN.
+# no_kthreads: no sched_state/ kthread is left, else $kt of them (builtins:
+# it runs often, and a pipeline is slow under KASAN)
 no_kthreads()
 {
 	kt=0
@@ -84,18 +70,17 @@ none_asleep()
 	[ -z "$left" ]
 }
 
-# client FUNCTION ARG...: lifecycle_lib.sh's FUNCTION, in the background, in
-# a session of its own
+# client FUNCTION ARG...: lifecycle_lib.sh's FUNCTION, in the background, setsid
 client()
 {
 	# shellcheck disable=SC2016
 	setsid sh -c '. "$0/lifecycle_lib.sh"; "$@"' "$HERE" "$@" &
 }
 
-# kill_all PID...: SIGKILL each process group, or process
+# kill_all "PID...": SIGKILL each process group, or process
 kill_all()
 {
-	for p in "$@"; do
+	for p in $1; do
 		kill -KILL -"$p" 2>/dev/null || kill -KILL "$p" 2>/dev/null
 	done
 }
@@ -107,20 +92,21 @@ flaw()
 	bad=$((bad + 1))
 }
 
-# unload_clean: rmmod succeeds and leaves no kthread
+# unload_clean: no kthread is left, and rmmod succeeds
 unload_clean()
 {
-	if ! rmmod "$MOD" 2>"$TMP/err"; then
-		ktap_print_msg "rmmod failed: $(cat "$TMP/err")"
+	if ! within no_kthreads; then
+		ktap_print_msg "$kt sched_state kthreads left"
 		return 1
 	fi
-	no_kthreads || ktap_print_msg "$kt sched_state kthreads left after rmmod"
+	rmmod "$MOD" 2>"$TMP/err" && return
+	ktap_print_msg "rmmod failed: $(cat "$TMP/err")"
+	return 1
 }
 
-# part NAME FUNCTION: load, FUNCTION, a clean unload: one result, "NAME: $said"
+# part NAME FUNCTION: load, FUNCTION, unload_clean: one result, "NAME: $said"
 part()
 {
-	t0=$(date +%s)
 	said="load failed"
 	if load && "$2" && unload_clean; then
 		r=ktap_test_pass
@@ -128,7 +114,6 @@ part()
 		r=ktap_test_fail
 		loaded && rmmod "$MOD" 2>/dev/null
 	fi
-	ktap_print_msg "took $(($(date +%s) - t0)) s"
 	set -f	# ktap_helpers.sh echoes it unquoted
 	$r "$1: $said"
 	set +f
@@ -138,30 +123,24 @@ part()
 cleanup()
 {
 	release 4 5 6 7 8
-	# shellcheck disable=SC2086
-	kill_all $bg
+	kill_all "$bg"
 	none_asleep
 	wait
-	[ -n "$TMP" ] && rm -rf "$TMP"
+	rm -rf "$TMP"
 	loaded && rmmod "$MOD" 2>/dev/null
 }
 
 # Load/unload cycles: kthreads asleep in each state; rmmod is refused while
-# their files are open; closing them stops the kthreads.
+# their files are open; once closed, the kthreads stop and rmmod works.
 cycles()
 {
 	ok=0
 	while [ $ok -lt "$CYCLES" ]; do
-		if [ $ok -gt 0 ] && ! { unload_clean && load; }; then
-			ktap_print_msg "cycle $((ok + 1)): no reload"
-			break
-		fi
-		started=0
-		fd=4
+		started=0 fd=4
 		states="interruptible uninterruptible killable idle"
 		[ $((ok % 10)) -eq 9 ] && states="$states parked"
 		for st in $states; do
-			hold $fd "$st" && started=$((started + 1))
+			ask $fd "kthread $st" && started=$((started + 1))
 			fd=$((fd + 1))
 		done
 		no_kthreads
@@ -170,9 +149,9 @@ cycles()
 		{ rmmod "$MOD" 2>/dev/null || ! loaded; } && refused="not refused"
 		release 4 5 6 7 8
 		if [ "$started" -lt 4 ] || [ "$running" -ne "$started" ] ||
-		   [ "$refused" != refused ] || ! within 250 no_kthreads; then
+		   [ "$refused" != refused ] || ! unload_clean || ! load; then
 			ktap_print_msg "cycle $((ok + 1)): started $started kthreads," \
-				"$running running, rmmod $refused, $kt left once closed"
+				"$running running, rmmod $refused"
 			break
 		fi
 		ok=$((ok + 1))
@@ -186,18 +165,16 @@ cycles()
 in_flight()
 {
 	(req "sleep killable 2000 0"; echo "$reply" >"$TMP/inflight") &
-	if ! within 100 in_state $! D; then
-		said="the request never slept"
+	rmmod=refused
+	if ! within in_state $! D; then
+		rmmod="the request never slept"
 	elif rmmod "$MOD" 2>/dev/null || ! loaded; then
-		said="rmmod not refused"
-	else
-		wait
-		said="refused, then the request ended '$(cat "$TMP/inflight")'"
-		[ "$(cat "$TMP/inflight")" = timeout ]
-		return
+		rmmod="rmmod not refused"
 	fi
 	wait
-	return 1
+	read -r ended <"$TMP/inflight"
+	said="$rmmod, then the request ended '$ended'"
+	[ "$rmmod" = refused ] && [ "$ended" = timeout ]
 }
 
 # Clients SIGKILLed at random points, holding kthreads and asleep in the
@@ -205,9 +182,7 @@ in_flight()
 # in D or I is woken; none stays asleep.
 random_kills()
 {
-	i=0
-	while [ $i -lt "$KILLS" ]; do
-		i=$((i + 1))
+	for i in $(seq "$KILLS"); do
 		if [ $((i % 3)) -eq 0 ] && [ -x "$DIR/sched_state_test" ]; then
 			setsid "$DIR/sched_state_test" -f child -f kthread -f sleep \
 				>/dev/null 2>&1 &
@@ -217,20 +192,18 @@ random_kills()
 		bg=$!
 		SEED=$(((SEED * 1103515245 + 12345) % 2147483648))
 		sleep "0.$(printf %03d $((10 + SEED / 65536 % 400)))"
-		kill_all $bg
+		kill_all "$bg"
 		wait $bg 2>/dev/null
 	done
 	bg=
-	within 250 none_asleep
-	asleep=$left
-	within 250 no_kthreads
-	said="$KILLS clients, asleep:${asleep:- none}, $kt kthreads outlived them"
-	[ -z "$asleep" ] && [ "$kt" -eq 0 ]
+	within none_asleep
+	said="$KILLS clients, asleep once woken:${left:- none}"
+	[ -z "$left" ]
 }
 
 # SIGKILL in each state: a client holds a kthread in the state, then sleeps
-# in the module in it.  Killed, the interruptible and killable sleepers end,
-# the uninterruptible and idle ones sleep on until woken; the kthreads go.
+# in the module in it.  Killed, the interruptible and killable sleepers end
+# (Z, or '-': reaped), the others sleep on until woken; the kthreads go.
 each_state()
 {
 	bad=0
@@ -239,58 +212,48 @@ each_state()
 		client hold_and_sleep "$st" >"$TMP/$st" 2>/dev/null
 		bg="$bg $!"
 		# shellcheck disable=SC2016
-		within 250 eval '[ -s "$TMP/$st" ] && in_state $! ${e#*:}' ||
+		within eval '[ -s "$TMP/$st" ] && in_state $! ${e#*:}' ||
 			flaw "$st: '$(cat "$TMP/$st")' (client, kthread): in '$letter', not ${e#*:}"
 	done
-	# shellcheck disable=SC2086
-	kill_all $bg
-	for st in interruptible killable parked; do
-		read -r c _ <"$TMP/$st"
-		within 250 gone "$c" || flaw "$st: killed, the client is in '$letter'"
-	done
-	for e in uninterruptible:D idle:I; do
+	kill_all "$bg"
+	for e in interruptible:Z- uninterruptible:D killable:Z- idle:I parked:Z-; do
 		read -r c _ <"$TMP/${e%:*}"
-		in_state "$c" ${e#*:} || flaw "${e%:*}: killed, the client is in '$letter'"
+		within in_state "$c" "${e#*:}" || flaw "${e%:*}: killed, the client is in '$letter'"
 	done
-	within 250 none_asleep || flaw "asleep once woken:$left"
+	within none_asleep || flaw "asleep once woken:$left"
 	wait
 	bg=
 	said="$bad wrong"
-	[ "$bad" -eq 0 ] && within 250 no_kthreads
+	[ "$bad" -eq 0 ]
 }
 
 # Many parallel clients churning: every request succeeds
 writers()
 {
-	rm -f "$TMP/stop"
-	i=0
-	while [ $i -lt "$WRITERS" ]; do
-		i=$((i + 1))
-		client churn "$TMP" $i
+	for i in $(seq "$WRITERS"); do
+		client churn "$TMP" "$i"
 	done
 	sleep "$WRITE_SECS"
 	touch "$TMP/stop"
 	wait
-	total=0
-	bad=0
+	total=0 bad=0
 	for f in "$TMP"/churn.*; do
 		read -r ok b <"$f"
 		total=$((total + ok))
 		bad=$((bad + b))
 	done
 	said="$total rounds of 8 requests, $bad failed"
-	[ "$bad" -eq 0 ] && [ "$total" -gt 0 ] && within 250 no_kthreads
+	[ "$bad" -eq 0 ] && [ "$total" -gt 0 ]
 }
 
+ktap_print_header
 why="must be run as root"
 if [ "$(id -u)" -ne 0 ] || ! module_usable || ! TMP=$(mktemp -d); then
-	ktap_print_header
 	ktap_skip_all "${why:-mktemp -d failed}"
 	exit "$KSFT_SKIP"
 fi
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-ktap_print_header
 ktap_set_plan 5
 ktap_print_msg "seed $SEED (replay: SCHED_STATE_SEED=$SEED)"
 part "load/unload cycles" cycles

@@ -1,7 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# usage: sh /guest/stress.sh INPUTS [SEED]: sched_state_fuzz (INPUTS junk
-# requests) and sched_state_lifecycle.sh as one TAP block, both seeded by
-# SEED (default: a random one); the pair is handed back as stress.json.
+# usage: sh /guest/stress.sh INPUTS [SEED]: sched_state_fuzz and
+# sched_state_lifecycle.sh, seeded by SEED (default: random), as one TAP block
 # shellcheck source=SCRIPTDIR/tap.sh
 . /guest/tap.sh
 inputs=$1 seed=${2:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -13,8 +12,7 @@ printf '{"inputs": %s, "seed": %s}\n' "$inputs" "$seed" >/tmp/stress.json
 hand_back /tmp/stress.json
 echo '1..2'
 {
-	insmod test_module/test_sched_state.ko &&
-		"$tests/sched_state_fuzz" -n "$inputs" -s "$seed"
+	insmod test_module/test_sched_state.ko && "$tests/sched_state_fuzz" "$inputs" "$seed"
 	echo $? >/tmp/rc
 	rmmod test_sched_state || echo 1 >/tmp/rc
 } 2>&1 | tap_nest
