@@ -52,8 +52,7 @@ host_kselftest()
 	local out=$BUILD/host-kselftest
 
 	mkdir -p "$out"
-	make -C "$KSRC" kselftest TARGETS=sched_state KDIR="$BUILD/no-kdir" 2>&1 | cat >"$out/kselftest.log"
-	cat "$out/kselftest.log"
+	make -C "$KSRC" kselftest TARGETS=sched_state KDIR="$BUILD/no-kdir" 2>&1 | tee "$out/kselftest.log"
 	python3 "$REPORT/ktap.py" --log "$out/kselftest.log" "$out/result.json"
 	python3 "$REPORT/result.py" host "$out/result.json" &&
 	python3 "$REPORT/results.py" --names "$out/result.json"

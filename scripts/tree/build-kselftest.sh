@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install into $BUILD/$KNAME/kselftest, and print it, the suite for the kernel
-# under test (cached in $CACHE/kselftest for the default KSRC and a kernel of
-# kernels.tsv), then, apart, the workshop's programs in sched_state-tooling/.
+# Install and print $BUILD/$KNAME/kselftest: the suite for the kernel under test
+# (cached in $CACHE/kselftest), then the tooling in sched_state-tooling/.
 . "$(dirname "$0")/../lib.sh"
 pick_kernel
 arch_set "$KARCH"
@@ -16,24 +15,9 @@ cross=()
 mkdir -p "$BUILD/$KNAME"
 : >"$log"
 
-# run WHAT CMD...: run CMD, its output in the log; on failure show it and die
 run()
 {
 	"${@:2}" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "$1 failed; log: $log"; }
-}
-
-# suite_key: the hash of what the suite's build reads
-suite_key()
-{
-	{
-		echo "$KNAME $KARCH $KVER $KDIR $KFROM"
-		cat "$KSRC/.sched_state-pristine"
-		gcc --version | head -n 1
-		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
-		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
-			(cd "$KSRC" && xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
-		(cd "$TOP" && sha256sum scripts/lib.sh scripts/tree/{build-kselftest.sh,module-compat.h})
-	} | sha256sum | cut -c1-12
 }
 
 build_suite()
@@ -63,7 +47,15 @@ rm -rf "$out"
 if [ "$KSRC" != "$KSRC_DEFAULT" ] || [ "$KOWN" != 1 ]; then
 	build_suite
 else
-	cached=$CACHE/kselftest/$KNAME-$(suite_key)
+	# keyed by what the suite's build reads
+	cached=$CACHE/kselftest/$KNAME-$({
+		echo "$KNAME $KARCH $KVER $KDIR $KFROM $(cat "$KSRC/.sched_state-pristine")"
+		gcc --version | head -n 1
+		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
+		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
+			(cd "$KSRC" && xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
+		(cd "$TOP" && sha256sum scripts/lib.sh scripts/tree/{build-kselftest.sh,module-compat.h})
+	} | sha256sum | cut -c1-12)
 	if [ ! -f "$cached/done" ]; then
 		build_suite
 		# whole or not at all: a concurrent build of the same key may win
@@ -79,15 +71,12 @@ else
 	touch "$cached/used"
 fi
 
-# the workshop's programs and module, built incrementally in $BUILD: no part
-# of what a CI farm ships, nor of the suite's key
-tools=$BUILD/tooling-$KARCH
+# the workshop's programs and module: not what a CI farm ships, nor in the key
 seed=$BUILD/$KNAME/seed
 run "building the workshop's programs" make -s -f "$TOP/scripts/tree/tooling-programs.mk" \
-	SELFTESTS="$SELFTESTS" OUTPUT="$tools" CROSS_COMPILE="$A_CROSS" install
+	SELFTESTS="$SELFTESTS" OUTPUT="$out/sched_state-tooling" CROSS_COMPILE="$A_CROSS" install
 cp -rpT "$TOP/scripts/bench/seed" "$seed"
 run "building sched_state_seed.ko" make -C "$KDIR" O="$(cd "$KDIR" && pwd)" M="$seed" \
 	"${cross[@]}" modules
-cp -a "$tools" "$out/sched_state-tooling"
 cp "$seed/sched_state_seed.ko" "$out/sched_state-tooling/bench/"
 echo "$out"

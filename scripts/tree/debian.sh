@@ -28,9 +28,7 @@ apt_root()
 	printf '%s\n' "deb $k $main "{bookworm,bookworm-updates,sid,experimental}" main" \
 		"deb $k $security bookworm-security main" "deb-src $k $main sid main" >"$r/sources.list"
 	say "debian: updating the private apt root for $1 ($r)"
-	# offline, apt-get update only warns
-	if apt-get "${APT[@]}" -q update >"$r/update.log" 2>&1 &&
-	   ! grep -qE '^(E: |W: (Failed to fetch|Some index files failed))' "$r/update.log"; then
+	if apt-get "${APT[@]}" -q --error-on=any update >"$r/update.log" 2>&1; then
 		touch "$r/updated"
 	elif [ -f "$r/updated" ]; then
 		say "debian: warning: could not refresh $r (log: $r/update.log); using its lists of $(date -r "$r/updated" +%F)"
@@ -40,13 +38,9 @@ apt_root()
 	fi
 }
 
-case ${1:-}:$# in
-newest:3 | has:3 | depends:4 | unpack:[4-9] | unpack:[1-9][0-9] | source:3) ;;
-*) die "usage: $0 newest|has|depends|unpack|source ARGS... (see its head)" ;;
-esac
-arch=$2
-[ "$1" != source ] || arch=amd64
-apt_root "$arch"
+[[ ${1:-}:$# =~ ^(newest:3|has:3|depends:4|unpack:([4-9]|[1-9][0-9]+)|source:3)$ ]] ||
+	die "usage: $0 newest|has|depends|unpack|source ARGS... (see its head)"
+[ "$1" = source ] || apt_root "$2"
 case $1 in
 newest)
 	pkg=$(apt-cache "${APT[@]}" pkgnames | grep -E "^($3)\$" | sort -V | tail -n 1 || true)
@@ -61,17 +55,16 @@ depends)
 	apt-cache "${APT[@]}" depends "$3" | awk '/Depends:/ { print $2 }' | grep -E "^($4)\$" | sort -u
 	;;
 unpack)
-	dir=$3
-	shift 3
-	mkdir -p "$dir.debs"
-	(cd "$dir.debs" && apt-get "${APT[@]}" -q download "$@" >download.log 2>&1) ||
-		{ tail -n 5 "$dir.debs/download.log" >&2; die "could not download $*"; }
-	for deb in "$dir.debs"/*.deb; do
-		dpkg-deb -x "$deb" "$dir"
+	mkdir -p "$3.debs"
+	(cd "$3.debs" && apt-get "${APT[@]}" -q download "${@:4}" >download.log 2>&1) ||
+		{ tail -n 5 "$3.debs/download.log" >&2; die "could not download ${*:4}"; }
+	for deb in "$3.debs"/*.deb; do
+		dpkg-deb -x "$deb" "$3"
 	done
-	rm -rf "$dir.debs"
+	rm -rf "$3.debs"
 	;;
 source)
+	apt_root amd64
 	mkdir -p "$3"
 	(cd "$3" && apt-get "${APT[@]}" -q source --download-only "$2" >download.log 2>&1 &&
 		dpkg-source -x --no-check ./*.dsc src >>download.log 2>&1) ||

@@ -1,37 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# deps.sh run|checkpatch|patches|check: install from Debian's archive what
-# the target needs and is missing (log: $BUILD/deps.log).  run takes ARCH's
-# packages of arches.tsv (default x86_64), check every arch's.
+# deps.sh run|checkpatch|patches|check: install what the make target needs and
+# is missing (log: $BUILD/deps.log); run: ARCH's arches.tsv packages, check: all.
 . "$(dirname "$0")/../lib.sh"
 
-# (kernels are unpacked by debian.sh) ca-certificates: its apt roots; busybox-static,
-# cpio, fakeroot: the VM's initramfs, as any user; rsync: lib.mk's install;
-# dwarves: pahole, as Debian's 6.12 headers build BTF
-run=(ca-certificates busybox-static cpio fakeroot rsync bc bison flex libelf-dev
-     libssl-dev dwarves patch file gcc make perl python3 xz-utils)
-checkpatch=(git python3-ply python3-git)	# checkpatch.pl runs spdxcheck.py
-docs=(python3-sphinx python3-sphinx-rtd-theme)
-# the static gates; sparse.sh: dpkg-source; ci-jobs.py; clean-debian.sh
-check=(clang coccinelle ocaml dpkg-dev python3-yaml debootstrap)
-
-arches=
+# ca-certificates: debian.sh's apt roots; busybox-static, cpio, fakeroot: the
+# VM's initramfs, as any user; rsync: lib.mk's install; dwarves: Debian 6.12's BTF
+pkgs=(ca-certificates busybox-static cpio fakeroot rsync bc bison flex libelf-dev
+      libssl-dev dwarves patch file gcc make perl python3 xz-utils)
 case ${1:-} in
-run) pkgs=("${run[@]}") arches=${ARCH:-x86_64} ;;
-checkpatch) pkgs=("${run[@]}" "${checkpatch[@]}") ;;
-patches) pkgs=("${run[@]}" "${checkpatch[@]}" "${docs[@]}") ;;
-check) pkgs=("${run[@]}" "${checkpatch[@]}" "${docs[@]}" "${check[@]}") arches=$(arch_names) ;;
+run) arches=${ARCH:-x86_64} ;;
+check)	# the static gates; sparse.sh: dpkg-source; ci-jobs.py; clean-debian.sh
+	pkgs+=(clang coccinelle ocaml dpkg-dev python3-yaml debootstrap) arches=$(arch_names) ;&
+patches) pkgs+=(python3-sphinx python3-sphinx-rtd-theme) ;&
+checkpatch) pkgs+=(git python3-ply python3-git) ;;	# checkpatch.pl runs spdxcheck.py
 *) die "usage: $0 run|checkpatch|patches|check" ;;
 esac
-for a in $arches; do
+for a in ${arches:-}; do
 	arch_set "$a"
 	pkgs+=(${A_PACKAGES//,/ })
 done
 
-missing=()
-for p in "${pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
+mapfile -t missing < <(printf '%s\n' "${pkgs[@]}" | sort -u | grep -vxFf <(dpkg-query -W \
+	-f='${Status} ${Package}\n' "${pkgs[@]}" 2>/dev/null | sed -n 's/^.* ok installed //p'))
 [ ${#missing[@]} -gt 0 ] || exit 0
 [ "$(id -u)" -eq 0 ] || die "missing packages (${missing[*]}); run 'make deps' as root"
 mkdir -p "$BUILD"

@@ -10,29 +10,22 @@ debian=$TOP/scripts/tree/debian.sh
 REGEX='linux-source-[0-9]+\.[0-9]+'
 
 if [ "${1:-}" = --bump ]; then
-	old=$(cat "$PIN")
 	new=$("$debian" newest amd64 "$REGEX")
-	if [ "$new" = "$old" ]; then
-		echo "mainline: $old is the newest in Debian's archive; the pin stays"
-	else
-		echo "$new" >"$PIN"
-		echo "mainline: ${PIN#"$TOP"/}: $old -> $new; every kernel built from it rebuilds (commit the pin)"
-	fi
+	echo "mainline: ${PIN#"$TOP"/}: $(cat "$PIN") -> $new (a new pin rebuilds every kernel built from it: commit it)"
+	echo "$new" >"$PIN"
 	exit 0
 fi
 [ $# -eq 0 ] || die "usage: $0 [--bump]"
 
+read -r pkg ver <"$PIN"
 if [ -n "${MAINLINE:-}" ]; then
 	found=$("$debian" newest amd64 "linux-source-${MAINLINE//./\\.}")
 	read -r pkg ver <<<"$found"
-else
-	read -r pkg ver <"$PIN"
-	# unpacked before: no look-up, so it works offline
-	if [ ! -f "$CACHE/src/${pkg}_$ver/done" ] && ! "$debian" has amd64 "$pkg=$ver"; then
-		found=$("$debian" newest amd64 "$REGEX")
-		read -r pkg ver <<<"$found"
-		say "mainline: warning: the pinned $(cat "$PIN") is no longer in Debian's archive; using $pkg $ver (run 'make bump-mainline' and commit the pin)"
-	fi
+# unpacked before: no look-up, so it works offline
+elif [ ! -f "$CACHE/src/${pkg}_$ver/done" ] && ! "$debian" has amd64 "$pkg=$ver"; then
+	found=$("$debian" newest amd64 "$REGEX")
+	say "mainline: warning: the pinned $pkg $ver is no longer in Debian's archive; using $found (run 'make bump-mainline' and commit the pin)"
+	read -r pkg ver <<<"$found"
 fi
 dir=$CACHE/src/${pkg}_$ver
 tree=$dir/$pkg

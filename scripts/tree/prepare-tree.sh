@@ -1,9 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Make KSRC a kernel tree that carries sched_state: the overlay laid in, our
-# patches applied, a defconfig and uapi headers if it has none.  The default
-# KSRC is a hard-linked copy of the pristine tree (mainline.sh): files are
-# replaced, never written in place, so the pristine tree stays pristine.
+# Lay the overlay and patches/ into KSRC, and a defconfig and uapi headers if it
+# has none.  The default KSRC hard-links mainline.sh's tree: files are replaced.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$KSRC" = "$KSRC_DEFAULT" ]; then

@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Remove the entries of $CACHE (kernels, trees, suites) unused for DAYS days
-# (default 14; 0: all; without a "used" mark, by their own time), each under
-# its lock: one in use stays.
+# Remove $CACHE's kernels, trees and suites unused (their "used" mark, else
+# their own time) for DAYS days (default 14; 0: all); one in use (locked) stays.
 . "$(dirname "$0")/../lib.sh"
 
 days=${DAYS:-14}
@@ -15,8 +14,6 @@ for d in "$CACHE"/kernels/*/ "$CACHE"/src/*/ "$CACHE"/kselftest/*/; do
 	[ "$days" -eq 0 ] || [ -z "$(find "$ref" -maxdepth 0 -mtime -"$days")" ] || continue
 	exec 9>"$d.lock"
 	flock -n 9 || { say "prune-cache: ${d#"$CACHE"/} is in use; kept"; continue; }
-	kb=$(du -sk "$d" | cut -f1)
+	say "prune-cache: removing ${d#"$CACHE"/} ($(du -sh "$d" | cut -f1))"
 	rm -rf "$d" "$d.lock"
-	exec 9>&-
-	say "prune-cache: removed ${d#"$CACHE"/} ($((kb / 1024)) MiB)"
 done

@@ -1,6 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The workshop's programs (scripts/gates/module-tests/, scripts/bench/), built
-# as lib.mk builds the suite's, into OUTPUT/module-tests/ and OUTPUT/bench/:
+# The workshop's programs, built as lib.mk builds the suite's, into OUTPUT/:
 #   make -f tooling-programs.mk SELFTESTS=DIR OUTPUT=DIR [CROSS_COMPILE=P] [install]
 SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
 CC := $(CROSS_COMPILE)gcc
@@ -16,7 +15,6 @@ $(if $(OUTPUT),,$(error OUTPUT= is not set))
 .PHONY: all install
 all: $(OUTPUT)/module-tests/sched_state_fuzz $(OUTPUT)/bench/unlink1
 
-# module-tests/X.c is in scripts/gates/, bench/X.c in scripts/
 vpath %.c $(SCRIPTS)/gates $(SCRIPTS)
 $(OUTPUT)/%: %.c $(HDRS)
 	@mkdir -p $(dir $@)
