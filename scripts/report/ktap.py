@@ -2,10 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """The one KTAP (and TAP 13) reader: the other tools read what it writes.
 
-usage: ktap.py [--log] TAP RESULT_JSON   TAP's results as in result.json
-           (docs/files.md); exit 1 unless ok.  --log: TAP is a log with TAP
-           among other lines, from its first top-level version line if any,
-           needing neither that line nor a top-level plan
+usage: ktap.py [--log] TAP RESULT_JSON   TAP's results as in result.json (docs/files.md);
+           exit 1 unless ok.  --log: TAP is a log with TAP among other lines, from its
+           first top-level version line if any, needing neither that line nor a top-level plan
        ktap.py --self-test
 """
 import copy
@@ -18,8 +17,8 @@ import tempfile
 RESULT = re.compile(r'^((?:# )*)(not )?ok ([0-9]+)\b(?: -)? ?(.*)$')
 DIRECTIVE = re.compile(r'(SKIP|TODO|XFAIL)\b *(.*)', re.I)
 PLAN = re.compile(r'^((?:# )*)1\.\.([0-9]+)')
-VERSION = re.compile(r'^((?:# )*)(?:TAP version 13|KTAP version 1)$')
 TOP_VERSION = re.compile(r'TAP version 13|KTAP version 1')
+VERSION = re.compile(rf'^((?:# )*)(?:{TOP_VERSION.pattern})$')
 PREFIX = re.compile(r'^((?:# )*)')
 # a file the guest hands back (hand_back in scripts/vm/guest/tap.sh)
 FBEGIN = re.compile(r'^((?:# )*)# SCHED_STATE_FILE_BEGIN ([A-Za-z0-9._-]+)$')
@@ -30,16 +29,15 @@ RUNNING = re.compile(r'^(?:# )*# (?:selftests: (.+)|\s*RUN +(\S+) \.\.\.|'
 
 
 def parse(lines, files_dir=None, log=False, label='the TAP'):
-    """ok, problems, counts and tests of TAP LINES (a list, no newlines);
-    with FILES_DIR, also files and bad_files, the handed-back files there."""
+    """ok, problems, counts and tests of TAP LINES (a list, no newlines); with FILES_DIR,
+    also files and bad_files, the handed-back files there."""
     problems, tests, files, bad_files = [], [], [], []
     pending = {}        # depth: results waiting for their parent
     diag = {}           # depth: [(line number, text)] no result took yet
     plans = {}          # depth: the plan of the results at that depth
     top_plans = []
     if log:
-        lines = lines[next((i for i, l in enumerate(lines)
-                            if TOP_VERSION.fullmatch(l)), 0):]
+        lines = lines[next((i for i, l in enumerate(lines) if TOP_VERSION.fullmatch(l)), 0):]
     if files_dir is not None:
         os.makedirs(files_dir, exist_ok=True)
         for f in os.listdir(files_dir):
@@ -58,8 +56,8 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
                     data = data[:-1]
                 if len(data.encode()) != size:
                     bad_files.append(name)
-                    problems.append(f'file {name}: {len(data.encode())} '
-                                    f'bytes came, the guest sent {size}')
+                    problems.append(f'file {name}: {len(data.encode())} bytes came, '
+                                    f'the guest sent {size}')
                 elif files_dir is not None:
                     path = os.path.join(files_dir, name)
                     with open(path, 'w') as f:
@@ -110,29 +108,23 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
         pending.setdefault(depth, []).append(t)
         tests.append(t)
 
-    # each result's path: its parents' names (a parent comes after its
-    # children), then its own
+    # each result's path: its parents' names (a parent comes after its children), then its own
     for t in reversed(tests):
         p = t['parent']
-        t['path'] = (['?'] * t['depth'] if p is None else
-                     tests[p]['path']) + [t['name']]
+        t['path'] = (['?'] * t['depth'] if p is None else tests[p]['path']) + [t['name']]
     top = pending.get(0, [])
 
     if not log and (not lines or not TOP_VERSION.fullmatch(lines[0])):
-        problems.append(f'{label} does not start with a TAP/KTAP version '
-                        'line')
+        problems.append(f'{label} does not start with a TAP/KTAP version line')
     if not log and not top_plans:
         problems.append(f'{label} has no top-level plan 1..N')
     if (top_plans or not log) and sum(top_plans) != len(top):
-        problems.append(f'{label} plans {sum(top_plans)} tests but has '
-                        f'{len(top)} top-level results')
-    problems += ['test failed: ' + ' / '.join(t['path'])
-                 for t in tests if t['result'] == 'fail']
-    counts = {'top': len(top), 'planned': sum(top_plans)}
-    for what in ('pass', 'skip', 'fail'):
-        counts[what] = sum(t['result'] == what for t in tests)
-    r = {'ok': not problems, 'problems': problems, 'counts': counts,
-         'tests': tests}
+        problems.append(f'{label} plans {sum(top_plans)} tests but has {len(top)} top-level '
+                        'results')
+    problems += ['test failed: ' + ' / '.join(t['path']) for t in tests if t['result'] == 'fail']
+    counts = dict({'top': len(top), 'planned': sum(top_plans)},
+                  **{w: sum(t['result'] == w for t in tests) for w in ('pass', 'skip', 'fail')})
+    r = {'ok': not problems, 'problems': problems, 'counts': counts, 'tests': tests}
     if files_dir is not None:
         r['files'], r['bad_files'] = files, bad_files
     return r
@@ -158,8 +150,8 @@ def running(lines):
 
 
 def tally(c):
-    return (f"{c['top']} top-level, {c['pass']} pass, {c['skip']} skip, "
-            f"{c['fail']} fail (nested included)")
+    return f"{c['top']} top-level, {c['pass']} pass, {c['skip']} skip, {c['fail']} fail " \
+        "(nested included)"
 
 
 def load(path):
@@ -167,16 +159,14 @@ def load(path):
         return json.load(f)
 
 
-def write(path, result):
-    """RESULT as JSON at PATH, replaced at once."""
+def write(path, result):     # replaced at once
     with open(path + '.tmp', 'w') as f:
         json.dump(result, f, indent=1)
         f.write('\n')
     os.replace(path + '.tmp', path)
 
 
-def item(doc, keys):
-    """DOC's item at KEYS ("a.0.b")."""
+def item(doc, keys):   # KEYS: "a.0.b"
     for k in keys.split('.'):
         doc = doc[int(k)] if isinstance(doc, list) else doc[k]
     return doc
@@ -199,14 +189,13 @@ def verdict(problems, what=None):
     for p in problems:
         print('  ' + p)
     if what:
-        print(f'{what}: ' + (f'FAIL, {len(problems)} problem(s)'
-                             if problems else 'PASS'))
+        print(f'{what}: ' + (f'FAIL, {len(problems)} problem(s)' if problems else 'PASS'))
     return 1 if problems else 0
 
 
 def expect(cases):
-    """The self-tests' one verdict: in each (what, want, problems) case, some
-    problem must hold WANT, or (WANT None) there must be none."""
+    """The self-tests' one verdict: in each (what, want, problems) case, some problem must
+    hold WANT, or (WANT None) there must be none."""
     bad = []
     for what, want, got in cases:
         ok = any(want in x for x in got) if want else not got
@@ -218,20 +207,17 @@ def expect(cases):
 
 
 def self_test():
-    good = ['TAP version 13', '1..1', '# selftests: sched_state: s.sh',
-            '# TAP version 13', '# 1..2', '# # RUN a.b ...', '# ok 1 a.b',
-            '# # needs X', '# ok 2 a.c # SKIP needs X',
+    good = ['TAP version 13', '1..1', '# selftests: sched_state: s.sh', '# TAP version 13',
+            '# 1..2', '# # RUN a.b ...', '# ok 1 a.b', '# # needs X', '# ok 2 a.c # SKIP needs X',
             'ok 1 selftests: sched_state: s.sh']
-    hand = ['# SCHED_STATE_FILE_BEGIN f.txt', '# |one', '# |two',
-            '# SCHED_STATE_FILE_END f.txt 7']
+    hand = ['# SCHED_STATE_FILE_BEGIN f.txt', '# |one', '# |two', '# SCHED_STATE_FILE_END f.txt 7']
     log = ['make: Entering directory', '  CC  s'] + good[2:]
     with tempfile.TemporaryDirectory() as d:
         r = parse(good + hand, files_dir=d)
         a, s = r['tests'][0], r['tests'][2]
         facts = [(a['diagnostics'], ['RUN a.b ...']), (a['parent'], 2),
-                 (r['tests'][1]['comment'], 'needs X'), (s['planned'], 2),
-                 (s['children'], 2), (r['counts']['skip'], 1),
-                 ([f['name'] for f in r['files']], ['f.txt']),
+                 (r['tests'][1]['comment'], 'needs X'), (s['planned'], 2), (s['children'], 2),
+                 (r['counts']['skip'], 1), ([f['name'] for f in r['files']], ['f.txt']),
                  (open(f'{d}/f.txt').read(), 'one\ntwo')]
 
         def p(lines):
@@ -245,8 +231,7 @@ def self_test():
             ('a top-level plan of 2', 'plans 2 tests but has 1',
              p([l.replace('1..1', '1..2') for l in good])),
             ('no version line', 'does not start with', p(good[1:])),
-            ('a file cut short', 'file f.txt: cut short',
-             p(good[:-1] + hand[:-1] + good[-1:])),
+            ('a file cut short', 'file f.txt: cut short', p(good[:-1] + hand[:-1] + good[-1:])),
             ('a file of the wrong size', 'file f.txt: 8 bytes came',
              p(good + hand[:-1] + [hand[-1] + '0'])),
             ('a make kselftest log', None, parse(log, log=True)['problems'])])
@@ -261,8 +246,7 @@ def main(argv):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     with open(args[0], errors='replace') as f:
-        r = parse(f.read().splitlines(), log=log,
-                  label=os.path.basename(args[0]))
+        r = parse(f.read().splitlines(), log=log, label=os.path.basename(args[0]))
     r['logs'] = {'tap': os.path.abspath(args[0])}
     write(args[1], r)
     for p in r['problems']:

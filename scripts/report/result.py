@@ -26,12 +26,11 @@ DEFAULT = 'selftests: sched_state: sched_state.sh'
 
 
 def reported(c):
-    return (f"kernel reports: {c['reports']} ({c['accepted']} expected "
-            "hung-task reports accepted)")
+    return f"kernel reports: {c['reports']} ({c['accepted']} expected hung-task reports accepted)"
 
 
 def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
-    """vm.sh's OUT/result.json from its files, and its summary line"""
+    # vm.sh's OUT/result.json from its files, and its summary line
     problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
     tap = open(f'{out}/ktap.tap', errors='replace').read().splitlines()
     if timedout:
@@ -58,8 +57,7 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     # the hung-task part: its marks in the kernel log (guest/suite.sh)
     marks = {'begin': (None, None), 'end': (None, None)}
     for n, l in enumerate(open(f'{out}/dmesg.log', errors='replace'), 1):
-        m = re.fullmatch(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: '
-                         r'hung_task (begin|end)\n?', l)
+        m = re.fullmatch(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: hung_task (begin|end)\n?', l)
         if m and marks[m[2]][0] is None:
             marks[m[2]] = (n, float(m[1]) if m[1] else None)
     (begin, t0), (end, t1) = marks['begin'], marks['end']
@@ -69,46 +67,37 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
         'kimage': kimage, 'arch': arch, 'accel': accel,
         'guest_rc': int(rc[1]) if rc else None,
         'timed_out': bool(timedout), 'ok': not problems, 'problems': problems,
-        'counts': dict(parsed['counts'], reports=len(reports),
-                       accepted=len(accepted)),
-        'seconds': {'host': int(seconds), 'timeout': int(limit),
-                    'guest_boot': booted,
-                    'guest_run': round(done - booted, 2)
-                    if booted is not None and done is not None else None,
+        'counts': dict(parsed['counts'], reports=len(reports), accepted=len(accepted)),
+        'seconds': {'host': int(seconds), 'timeout': int(limit), 'guest_boot': booted,
+                    'guest_run': round(done - booted, 2) if None not in (booted, done) else None,
                     'hung_task': hung_secs},
-        'tests': parsed['tests'],
-        'kernel_reports': reports, 'accepted_reports': accepted,
-        'hung_task_part': part,
-        'guest_env': dict(e.split('=', 1) for e in env),
+        'tests': parsed['tests'], 'kernel_reports': reports, 'accepted_reports': accepted,
+        'hung_task_part': part, 'guest_env': dict(e.split('=', 1) for e in env),
         'files': parsed['files'], 'bad_files': parsed['bad_files'],
-        'logs': {k: f'{out}/{v}' for k, v in (
-            ('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
-            ('console', 'console.txt'), ('qemu', 'qemu.log'))},
+        'logs': {k: f'{out}/{v}' for k, v in (('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
+                                              ('console', 'console.txt'), ('qemu', 'qemu.log'))},
     }
     ktap.write(f'{out}/result.json', r)
     c, secs = r['counts'], r['seconds']
-    print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on "
-          'the host, ' + (f"{secs['guest_run']} s from {since} to done in the guest"
-                          if secs['guest_run'] is not None else
-                          'no boot-to-done time from the guest') +
+    print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on the host, " +
+          (f"{secs['guest_run']} s from {since} to done in the guest"
+           if secs['guest_run'] is not None else 'no boot-to-done time from the guest') +
           (f" (the hung-task program {secs['hung_task']} s)"
            if secs['hung_task'] is not None else '') +
-          f", guest rc {r['guest_rc']}; tests: {ktap.tally(c)}; "
-          f"{reported(c)}; files: " +
-          (' '.join(f['name'] for f in r['files']) or 'none') +
-          f"; result: {out}/result.json")
+          f", guest rc {r['guest_rc']}; tests: {ktap.tally(c)}; {reported(c)}; files: " +
+          (' '.join(f['name'] for f in r['files']) or 'none') + f"; result: {out}/result.json")
     return 0 if r['ok'] else 1
 
 
 def value(result, keys):
-    """one value (a list index is a KEY too), as JSON unless a string"""
+    # one value (a list index is a KEY too), as JSON unless a string
     v = ktap.item(load(result), keys)
     print(v if isinstance(v, str) else json.dumps(v))
 
 
 def flat(result, flat_tap, planted_tap):
-    """each result as a top-level TAP line named by its path, for prove and
-    kunit.py parse; PLANTED_TAP: its first passing nested result failed"""
+    """each result as a top-level TAP line named by its path, for prove and kunit.py parse;
+    PLANTED_TAP: its first passing nested result failed"""
     tests = load(result)['tests']
     if not any(t['result'] == 'pass' and t['depth'] for t in tests):
         sys.exit(f'result.py: no passing nested result in {result}')
@@ -128,17 +117,16 @@ def flat(result, flat_tap, planted_tap):
 
 
 def matrix(path, name, release, result, rc):
-    """NAME's entry in MATRIX, the last counts per kernel"""
+    # NAME's entry in MATRIX, the last counts per kernel
     c = load(result)['counts']
     m = load(path) if os.path.exists(path) else {}
-    m[name] = {'release': release, 'pass': c['pass'], 'skip': c['skip'],
-               'fail': c['fail'], 'ok': rc == '0',
-               'date': time.strftime('%Y-%m-%d', time.gmtime())}
+    m[name] = {'release': release, 'pass': c['pass'], 'skip': c['skip'], 'fail': c['fail'],
+               'ok': rc == '0', 'date': time.strftime('%Y-%m-%d', time.gmtime())}
     ktap.write(path, m)
 
 
 def tested(path):
-    """the kernels' last counts, dated, for the cover letter and make check"""
+    # the kernels' last counts, dated, for the cover letter and make check
     if not os.path.exists(path):
         print('Test results: no run recorded.')
         return
@@ -153,26 +141,22 @@ def tested(path):
 
 
 def stress(out):
-    """the seed and the results of a guest/stress.sh run"""
-    want = {'sched_state_fuzz': ['bad requests', 'fuzz: ',
-                                 'sanity after fuzz'],
-            'sched_state_lifecycle': ['load/unload cycles: ',
-                                      'rmmod with a request in flight: ',
-                                      'SIGKILL at random points: ',
-                                      'SIGKILL in each state: ',
+    # the seed and the results of a guest/stress.sh run
+    want = {'sched_state_fuzz': ['bad requests', 'fuzz: ', 'sanity after fuzz'],
+            'sched_state_lifecycle': ['load/unload cycles: ', 'rmmod with a request in flight: ',
+                                      'SIGKILL at random points: ', 'SIGKILL in each state: ',
                                       'parallel writers: ']}
     try:
         r, s = load(f'{out}/result.json'), load(f'{out}/files/stress.json')
     except (OSError, ValueError) as e:
         print(f'no stress results: {e}')
         return 1
-    print(f"seed {s['seed']} (replay: STRESS_SEED={s['seed']}), "
-          f"{s['inputs']} fuzz junk requests")
+    print(f"seed {s['seed']} (replay: STRESS_SEED={s['seed']}), {s['inputs']} fuzz junk requests")
     missing = []
     for prog, names in want.items():
         for name in names:
-            got = [t for t in r['tests'] if len(t['path']) >= 2 and
-                   t['path'][-2] == prog and t['name'].startswith(name)]
+            got = [t for t in r['tests']
+                   if t['path'][-2:-1] == [prog] and t['name'].startswith(name)]
             for t in got:
                 print(f"{prog}: {t['result']}: {t['name']}")
             if not got or any(t['result'] != 'pass' for t in got):
@@ -183,18 +167,17 @@ def stress(out):
 
 
 def summary(result):
-    """a run's times and counts, three lines"""
+    # a run's times and counts, three lines
     r = load(result)
     c, s = r['counts'], r['seconds']
-    print(f"boot-to-done: {s['guest_run']} s in the guest, {s['host']} s on "
-          "the host")
+    print(f"boot-to-done: {s['guest_run']} s in the guest, {s['host']} s on the host")
     print(f"tests: {ktap.tally(c)}")
     print(reported(c))
 
 
 def farm_default(result):
-    """the default run holds sched_state.sh alone, no hung_task result nor
-    kernel report; the hung-task program's accepted reports are in its part"""
+    """the default run holds sched_state.sh alone, no hung_task result nor kernel report;
+    the hung-task program's accepted reports are in its part"""
     r = load(result)
     tests, bad, hung = r['tests'], [], DEFAULT + ' hung_task'
     top = [t['name'] for t in tests if t['depth'] == 0]
@@ -213,39 +196,35 @@ def farm_default(result):
     for a in r['accepted_reports']:
         if b is None or a['line'] < b or (e is not None and a['line'] > e):
             bad.append(f"accepted outside the hung-task part: dmesg.log:{a['line']}")
-    print(f"the default run: {len(farm)} results, {len(farm_hung)} hung_task; the "
-          f"hung-task program: {len(ht)} results; kernel reports: "
-          f"{c['reports']}; accepted hung-task reports: {c['accepted']}, in "
-          f"dmesg.log lines {b}..{e}")
+    print(f"the default run: {len(farm)} results, {len(farm_hung)} hung_task; the hung-task "
+          f"program: {len(ht)} results; kernel reports: {c['reports']}; accepted hung-task "
+          f"reports: {c['accepted']}, in dmesg.log lines {b}..{e}")
     if not r['ok'] or c['reports']:
         bad.append(f"the run failed: {'; '.join(r['problems'])}")
     return verdict(bad)
 
 
 def children(tests, planned, reason, may_pass='$^'):
-    """Problems unless the PLANNED TESTS are CHILD_CHECKS' passing and the
-    rest skipping with a REASON (or passing, named as MAY_PASS says)"""
+    """Problems unless the PLANNED TESTS are CHILD_CHECKS' passing and the rest skipping with
+    a REASON (or passing, named as MAY_PASS says)"""
     want = sorted('child.' + c for c in os.environ['CHILD_CHECKS'].split())
     passed = sorted(t['name'] for t in tests if t['result'] == 'pass' and
                     not re.fullmatch(may_pass, t['name']))
-    bad = [] if passed == want else [f"child checks passed: "
-                                     f"{' '.join(passed)}; not {' '.join(want)}"]
+    bad = [] if passed == want else [f"child checks passed: {' '.join(passed)}; "
+                                     f"not {' '.join(want)}"]
     if not tests or planned != len(tests):
         bad.append(f'{len(tests)} results, planned {planned}')
     for t in tests:
         named = t['name'] in want or re.fullmatch(may_pass, t['name'])
-        reasoned = re.fullmatch(r'[A-Za-z_.]+', t['name']) and re.match(
-            reason, t['comment'] or '')
-        if not (t['result'] == 'pass' and named or
-                t['result'] == 'skip' and reasoned):
+        reasoned = re.fullmatch(r'[A-Za-z_.]+', t['name']) and re.match(reason, t['comment'] or '')
+        if not (t['result'] == 'pass' and named or t['result'] == 'skip' and reasoned):
             bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}, "
                        'not a skip with its reason')
     return bad
 
 
 def host(result):
-    """check.sh's host kselftest: one passing sched_state.sh, the child
-    checks pass, the rest skip with a reason (a v1 freezer's may pass)"""
+    # check.sh's host kselftest: one passing sched_state.sh, children() (a v1 freezer's may pass)
     r = load(result)
     tests, bad = r['tests'], list(r['problems'])
     top = [t for t in tests if t['depth'] == 0]
@@ -253,8 +232,7 @@ def host(result):
         bad.append('not one passing sched_state.sh: ' +
                    ', '.join(f"{t['name']} {t['result']}" for t in top))
     nested = [t for t in tests if t['depth'] == 1]
-    bad += children(nested, top[0]['planned'] if top else None, r'[a-z]',
-                    r'freezer\.[A-Za-z_]+')
+    bad += children(nested, top[0]['planned'] if top else None, r'[a-z]', r'freezer\.[A-Za-z_]+')
     c = r['counts']
     print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
           f"{c['skip']} skip, {c['fail']} fail")
@@ -262,25 +240,21 @@ def host(result):
 
 
 def nobody(out, rc1, rc2):
-    """check.sh's non-root run: OUT/harness.json and OUT/wrapper.json alike,
-    the child checks pass, the rest skip with "needs ..."; OUT/calls empty"""
+    # check.sh's non-root run: OUT/{harness,wrapper}.json alike, children(); OUT/calls empty
     bad, seen = [], []
-    for prog, rc, f in (('sched_state_test', rc1, 'harness'),
-                        ('sched_state.sh', rc2, 'wrapper')):
+    for prog, rc, f in (('sched_state_test', rc1, 'harness'), ('sched_state.sh', rc2, 'wrapper')):
         r = load(f'{out}/{f}.json')
         tests, c = [t for t in r['tests'] if t['depth'] == 0], r['counts']
         if rc != '0':
             bad.append(f'{prog}: exit {rc}, not 0')
-        bad += [f'{prog}: {p}' for p in
-                r['problems'] + children(tests, c['planned'], 'needs ')]
+        bad += [f'{prog}: {p}' for p in r['problems'] + children(tests, c['planned'], 'needs ')]
         seen.append([(t['name'], t['result'], t['comment']) for t in tests])
         root = sum(t['comment'] == 'needs root' for t in tests)
         print(f"{prog} as nobody: exit {rc}, {c['pass']} pass, {c['skip']} skip "
               f"({root} 'needs root'), {c['fail']} fail")
     if seen[0] != seen[1]:
         bad.append('sched_state.sh and sched_state_test differ in their results')
-    calls = open(f'{out}/calls').read().split('\n')[:-1]
-    bad += [f'sched_state.sh as nobody ran {c}' for c in calls]
+    bad += [f'sched_state.sh as nobody ran {c}' for c in open(f'{out}/calls').read().splitlines()]
     return verdict(bad)
 
 

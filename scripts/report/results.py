@@ -23,57 +23,49 @@ import ktap
 SUITE = "kselftest.sched_state"
 ORIGIN = "sched_state"
 MAX_LEN = 100
-# kcidb_io/schema/v05_00.py: $defs/test's properties and their patterns
-# (origin_id_pattern, origin_pattern, test_path_re, $defs/status, date-time)
+# kcidb_io/schema/v05_00.py: $defs/test's properties and their patterns (origin_id_pattern,
+# origin_pattern, test_path_re, $defs/status, date-time)
 DATE_TIME = r"^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$"
-TEST_FIELDS = {
-    "_timestamp": str, "build_id": str, "id": str, "origin": str,
-    "environment": dict, "path": str, "comment": str, "log_url": str,
-    "log_excerpt": str, "status": str, "number": dict, "waived": bool,
-    "start_time": str, "duration": (int, float),
-    "output_files": list, "misc": dict,
-}
-PATTERNS = {"id": r"^[a-z0-9_]+:.*$", "build_id": r"^[a-z0-9_]+:.*$",
-            "origin": r"^[a-z0-9_]+$",
+TEST_FIELDS = {"_timestamp": str, "build_id": str, "id": str, "origin": str, "environment": dict,
+               "path": str, "comment": str, "log_url": str, "log_excerpt": str, "status": str,
+               "number": dict, "waived": bool, "start_time": str, "duration": (int, float),
+               "output_files": list, "misc": dict}
+PATTERNS = {"id": r"^[a-z0-9_]+:.*$", "build_id": r"^[a-z0-9_]+:.*$", "origin": r"^[a-z0-9_]+$",
             "path": r"^([a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*)?$",
             "status": r"^(FAIL|ERROR|MISS|PASS|DONE|SKIP)$",
             "_timestamp": DATE_TIME, "start_time": DATE_TIME}
-TOP_FIELDS = {"version", "checkouts", "builds", "tests", "issues",
-              "incidents"}
+TOP_FIELDS = {"version", "checkouts", "builds", "tests", "issues", "incidents"}
 MAJOR, MINOR = 5, 0
 LOG_EXCERPT_MAX = 16384
 
 
 def slugify(s):
-    """as parse-output.py slugs a name"""
+    # as parse-output.py slugs a name
     s = re.sub(r"\[\d{1,5}\]", "", s)
     s = re.sub(r"(^_|_$)", "", re.sub(r"[^A-Za-z0-9_-]+", "_", s))
     return re.sub(r"_-", "__", s)
 
 
 def make(tests, build_id, start, misc):
-    """The KCIDB v5 document (a test per result and per program, ERROR if its
-    plan and results disagree) and JUnit tree (a testsuite per program)."""
+    """The KCIDB v5 document (a test per result and per program, ERROR if its plan and
+    results disagree) and JUnit tree (a testsuite per program)."""
     kcidb = []
     suites = ET.Element("testsuites", name=SUITE)
 
     def entry(path, status, **names):
-        kcidb.append({"id": f"{build_id}:{path}", "origin": ORIGIN,
-                      "build_id": build_id, "path": path, "status": status,
-                      "start_time": start, "misc": dict(misc, **names)})
+        kcidb.append({"id": f"{build_id}:{path}", "origin": ORIGIN, "build_id": build_id,
+                      "path": path, "status": status, "start_time": start,
+                      "misc": dict(misc, **names)})
         return kcidb[-1]
     for i, p in enumerate(tests):
         if p["depth"]:
             continue
-        prog = p["name"]
-        if prog.startswith("selftests:"):
-            prog = prog.split(":")[-1].strip()
+        prog = p["name"].split(":")[-1].strip() if p["name"].startswith("selftests:") else p["name"]
         suite = ET.SubElement(suites, "testsuite", name=f"{SUITE}.{prog}")
         children = [t for t in tests if t["parent"] == i]
         for t in children:
             name, st, diag = t["name"], t["result"].upper(), t["diagnostics"]
-            e = entry(".".join([SUITE] + [slugify(part) or "_" for part
-                                          in name.split(".")]),
+            e = entry(".".join([SUITE] + [slugify(part) or "_" for part in name.split(".")]),
                       st, name=name, program=prog)
             if st == "SKIP" and t["comment"]:
                 e["comment"] = t["comment"]
@@ -85,8 +77,7 @@ def make(tests, build_id, start, misc):
             if st == "SKIP":
                 ET.SubElement(case, "skipped", message=e.get("comment", ""))
             elif st == "FAIL":
-                ET.SubElement(case, "failure",
-                              message="not ok").text = "\n".join(diag)
+                ET.SubElement(case, "failure", message="not ok").text = "\n".join(diag)
             if diag:
                 ET.SubElement(case, "system-out").text = "\n".join(diag)
         st = "ERROR" if p["planned"] != p["children"] else p["result"].upper()
@@ -103,14 +94,12 @@ def check_doc(doc):
     """Problems of a KCIDB document under schema v5.0's rules."""
     if not isinstance(doc, dict):
         return ["the document is not an object"]
-    p = [f"top-level field {k!r} not in the schema"
-         for k in sorted(set(doc) - TOP_FIELDS)]
+    p = [f"top-level field {k!r} not in the schema" for k in sorted(set(doc) - TOP_FIELDS)]
     v = doc.get("version")
     if not isinstance(v, dict) or "major" not in v:
         p.append("no version.major")
     else:
-        p += [f"version field {k!r} not in the schema"
-              for k in sorted(set(v) - {"major", "minor"})]
+        p += [f"version field {k!r} not in the schema" for k in sorted(set(v) - {"major", "minor"})]
         if v["major"] != MAJOR or isinstance(v["major"], bool):
             p.append(f"version.major is {v['major']!r}, not {MAJOR}")
         minor = v.get("minor", 0)
@@ -125,14 +114,12 @@ def check_doc(doc):
             p.append(f"tests[{i}] is not an object")
             continue
         w = f"tests[{i}] ({t.get('path', '?')})"
-        p += [f"{w}: lacks required {k!r}" for k in ("build_id", "id", "origin")
-              if k not in t]
+        p += [f"{w}: lacks required {k!r}" for k in ("build_id", "id", "origin") if k not in t]
         for k, val in t.items():
             want = TEST_FIELDS.get(k)
             if want is None:
                 p.append(f"{w}: field {k!r} not in the schema")
-            elif not isinstance(val, want) or (isinstance(val, bool)
-                                               and want is not bool):
+            elif not isinstance(val, want) or (isinstance(val, bool) and want is not bool):
                 p.append(f"{w}: {k} has the wrong type")
             elif k in PATTERNS and not re.match(PATTERNS[k], val):
                 p.append(f"{w}: {k} {val!r} does not match {PATTERNS[k]}")
@@ -150,20 +137,16 @@ def check_junit(root, doc):
     if root.tag != "testsuites":
         return [f"JUnit root is <{root.tag}>, not <testsuites>"]
     p, got = [], Counter({"PASS": 0, "SKIP": 0, "FAIL": 0})
-    want = Counter(t.get("status") for t in doc.get("tests", [])
-                   if "program" in t.get("misc", {}))
+    want = Counter(t.get("status") for t in doc.get("tests", []) if "program" in t.get("misc", {}))
     for suite in root.iter("testsuite"):
         cases = suite.findall("testcase")
-        n = {"tests": len(cases),
-             "skipped": sum(c.find("skipped") is not None for c in cases),
+        n = {"tests": len(cases), "skipped": sum(c.find("skipped") is not None for c in cases),
              "failures": sum(c.find("failure") is not None for c in cases)}
         for k, v in n.items():
             if suite.get(k) != str(v):
-                p.append(f"JUnit {suite.get('name')}: {k}={suite.get(k)}, "
-                         f"its test cases make {v}")
-        got["SKIP"] += n["skipped"]
-        got["FAIL"] += n["failures"]
-        got["PASS"] += n["tests"] - n["skipped"] - n["failures"]
+                p.append(f"JUnit {suite.get('name')}: {k}={suite.get(k)}, its test cases make {v}")
+        got.update(SKIP=n["skipped"], FAIL=n["failures"],
+                   PASS=n["tests"] - n["skipped"] - n["failures"])
     p += [f"{got[st]} {st} in JUnit, {want[st]} in KCIDB"
           for st in sorted(set(got) | set(want), key=str) if got[st] != want[st]]
     return p
@@ -180,25 +163,20 @@ def check_dir(d):
         p.append(f"{d}/kcidb.json: no tests")
     p += [f"{d}/junit.xml: {x}" for x in check_junit(root, doc)]
     counts = Counter(t.get("status") for t in doc.get("tests", []))
-    print(f"{d}: {len(doc.get('tests', []))} KCIDB tests ("
-          + ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=str))
-          + f"), {len(p)} problem(s)")
+    print(f"{d}: {len(doc.get('tests', []))} KCIDB tests (" +
+          ", ".join(f"{v} {k}" for k, v in sorted(counts.items(), key=str)) +
+          f"), {len(p)} problem(s)")
     return p
 
 
 def flatten(tests, parent=None, prefix="", base_prefix=""):
-    """(farm name, the same less skip reasons, test or None at the top) of
-    each result under PARENT, children first"""
+    """(farm name, that less skip reasons, test or None at the top) per result, children first"""
     out = []
     for i, t in enumerate(tests):
         if t["parent"] != parent or (parent is None and t["depth"]):
             continue
-        desc = t["name"]
-        if desc.startswith("selftests:"):
-            desc = desc[10:].strip()
-        full = desc
-        if t["result"] == "skip" and t["comment"]:
-            full = f"{desc} {t['comment']}".strip()
+        desc = t["name"].removeprefix("selftests:").strip()
+        full = f"{desc} {t['comment']}" if t["result"] == "skip" and t["comment"] else desc
         name = prefix + (slugify(full) or "<unknown>")
         base = base_prefix + (slugify(desc) or "<unknown>")
         out += flatten(tests, i, name + "_", base + "_")
@@ -227,8 +205,7 @@ def names(runs):
             found.append("no results")
         bases[label] = {base for _, base, _ in flat}
         problems += [f"{label}: {p}" for p in found]
-        print(f"{label}: {len(flat)} results, longest name {longest}, "
-              f"{len(found)} problem(s)")
+        print(f"{label}: {len(flat)} results, longest name {longest}, {len(found)} problem(s)")
     union = set().union(*bases.values())
     for label, b in bases.items():
         problems += [f"{label}: lacks {n}" for n in sorted(union - b)]
@@ -240,34 +217,27 @@ def tap(*programs):
     """The tests of a run_kselftest.sh output: (program, its results) each."""
     lines = ["TAP version 13", f"1..{len(programs)}"]
     for n, (program, tests) in enumerate(programs, 1):
-        lines += [f"# selftests: sched_state: {program}",
-                  "# TAP version 13",
+        lines += [f"# selftests: sched_state: {program}", "# TAP version 13",
                   f"# 1..{sum(not t.startswith('#') for t in tests)}"]
-        lines += [f"# {t}" for t in tests]
-        lines.append(f"ok {n} selftests: sched_state: {program}")
+        lines += [f"# {t}" for t in tests] + [f"ok {n} selftests: sched_state: {program}"]
     return ktap.parse(lines)["tests"]
 
 
 def self_test():
     sh = "sched_state.sh"
-    tests = tap((sh, ["ok 1 child.busy_loop_is_R",
-                      "#      SKIP      needs CONFIG_PREEMPT_RT",
-                      "ok 2 global.rtlock_keeps_wakeup # SKIP needs "
-                      "CONFIG_PREEMPT_RT",
+    tests = tap((sh, ["ok 1 child.busy_loop_is_R", "#      SKIP      needs CONFIG_PREEMPT_RT",
+                      "ok 2 global.rtlock_keeps_wakeup # SKIP needs CONFIG_PREEMPT_RT",
                       "# sched_state_test.c:42:Expected 1 (1) == seen (0)",
                       "not ok 3 race.lost_wakeups"]),
                 (sh + " hung_task", ["ok 1 hung_task.uninterruptible.detector"]))
     tests[3]["result"] = "fail"     # sched_state.sh's exit 1
-    doc, junit = make(tests, "sched_state:mainline",
-                      "2026-01-01T00:00:00+00:00", {})
+    doc, junit = make(tests, "sched_state:mainline", "2026-01-01T00:00:00+00:00", {})
     root = junit.getroot()
     short = ET.fromstring(ET.tostring(root))
     short.find("testsuite").remove(short.find("testsuite/testcase"))
-    made = ([t["status"] for t in doc["tests"]],
-            [t["path"] for t in doc["tests"]][-2:])
+    made = ([t["status"] for t in doc["tests"]], [t["path"] for t in doc["tests"]][-2:])
     want = (["PASS", "SKIP", "FAIL", "FAIL", "PASS", "PASS"],
-            [f"{SUITE}.hung_task.uninterruptible.detector",
-             f"{SUITE}.sched_state_sh_hung_task"])
+            [f"{SUITE}.hung_task.uninterruptible.detector", f"{SUITE}.sched_state_sh_hung_task"])
 
     def bad(keys, v):
         d = ktap.edited(doc, keys, v)
@@ -282,8 +252,7 @@ def self_test():
     def files(*runs):
         return names([(f"file{i}", r) for i, r in enumerate(runs, 1)])
     return ktap.expect([
-        ("the statuses and paths made", None,
-         [] if made == want else [f"made {made}"]),
+        ("the statuses and paths made", None, [] if made == want else [f"made {made}"]),
         ("the run as made", None, check_doc(doc) + check_junit(root, doc)),
         ("no id", "lacks required 'id'", bad("tests.0.id", None)),
         ("an empty path part", "path 'kselftest..x' does not match",
@@ -291,28 +260,23 @@ def self_test():
         ("status ok", "status 'ok'", bad("tests.0.status", "ok")),
         ("an upper-case origin", "origin 'Sched'", bad("tests.0.origin", "Sched")),
         ("an id without origin:", "does not match", bad("tests.0.id", "nocolon")),
-        ("a field outside the schema", "'name' not in the schema",
-         bad("tests.0.name", "x")),
+        ("a field outside the schema", "'name' not in the schema", bad("tests.0.name", "x")),
         ("version 4", "version.major is 4", bad("version.major", 4)),
-        ("a repeated id", "repeats tests[0]",
-         bad("tests.1.id", doc["tests"][0]["id"])),
+        ("a repeated id", "repeats tests[0]", bad("tests.1.id", doc["tests"][0]["id"])),
         ("a bad start_time", "start_time 'yesterday' does not match",
          bad("tests.0.start_time", "yesterday")),
-        ("a PASS turned SKIP in KCIDB only", "in JUnit",
-         bad("tests.0.status", "SKIP")),
+        ("a PASS turned SKIP in KCIDB only", "in JUnit", bad("tests.0.status", "SKIP")),
         ("a test case missing from JUnit", "its test cases make",
          check_doc(doc) + check_junit(short, doc)),
         ("names: one pass, one skip: the same names", None,
          files(tap((sh, good), hung), tap((sh, passed), hung))),
         ("names: a hung_task result in both programs", "reported 2 times",
          files(tap((sh, good + hung[1][:1]), hung))),
-        ("names: a test twice in one program", "_dup2",
-         files(tap((sh, good + good[:1])))),
+        ("names: a test twice in one program", "_dup2", files(tap((sh, good + good[:1])))),
         ("names: one over 100 characters", "113 characters",
-         files(tap((sh, good + ["ok 4 kthread." + "x" * 60 +
-                                " # SKIP module not loaded"])))),
-        ("names: one only one file has", "file2: lacks "
-         "sched_state_sched_state_sh_kthread_idle_stops",
+         files(tap((sh, good + ["ok 4 kthread." + "x" * 60 + " # SKIP module not loaded"])))),
+        ("names: one only one file has",
+         "file2: lacks sched_state_sched_state_sh_kthread_idle_stops",
          files(tap((sh, good)), tap((sh, good[:1] + good[2:]))))])
 
 
@@ -332,12 +296,11 @@ def main(argv):
     start = datetime.datetime.fromtimestamp(
         os.path.getmtime(result), datetime.timezone.utc).isoformat()
     misc = {k: v for k, v in (("kernel", kernel), ("release", release)) if v}
-    doc, junit = make(ktap.load(result)["tests"], f"{ORIGIN}:{kernel}" +
-                      (f"-{release}" if release else ""), start, misc)
+    doc, junit = make(ktap.load(result)["tests"],
+                      f"{ORIGIN}:{kernel}" + (f"-{release}" if release else ""), start, misc)
     ktap.write(os.path.join(d, "kcidb.json"), doc)
     ET.indent(junit)
-    junit.write(os.path.join(d, "junit.xml"), encoding="utf-8",
-                xml_declaration=True)
+    junit.write(os.path.join(d, "junit.xml"), encoding="utf-8", xml_declaration=True)
     return main(["--check", d])
 
 
