@@ -36,13 +36,13 @@ for k in $(kernels name role=matrix arch=x86_64); do
 	gate "$k (KDIR=$d)" kept "$d" module_build "$out/src-$k" "$d"
 done
 
-# The farms' builds, in one tree, through the selftests' Makefiles
+# the farms' builds, through the selftests' Makefiles
 ftree=$out/farm-linux
 fself=$ftree/tools/testing/selftests
 copy_overlay "$ftree" "$pristine" || die "could not copy $pristine to $ftree"
 
-# tuxmake's kselftest: all, make -i install, a tarball; O= and KDIR= a
-# .config alone: no module, and its tests skip
+# tuxmake: all, make -i install, a tarball; O= and KDIR= hold a .config
+# alone: no module, and its tests skip
 farm_tuxmake()
 {
 	local b=$out/farm-tuxmake log=$out/farm-tuxmake.log run files
@@ -50,10 +50,9 @@ farm_tuxmake()
 	local mk=(make -C "$fself" TARGETS=sched_state O="$b" KDIR="$b")
 
 	rm -rf "$b" && mkdir -p "$b" && cp "$odir/.config" "$b/.config"
-	"${mk[@]}" all >"$log" 2>&1 || { echo "all failed; log: $log"; return 1; }
+	logged "$log" "${mk[@]}" all || return 1
 	[ "$(grep -c "^$notbuilt" "$log")" = 1 ] ||
 		{ echo "all did not say once why the module was not built; log: $log"; return 1; }
-	! grep -E "$WARNED" "$log" || return 1
 	"${mk[@]}" -i install INSTALL_PATH="$inst" >>"$log" 2>&1 && tar -cJf "$tar" -C "$inst" . ||
 		{ echo "install or tar failed; log: $log"; return 1; }
 	files=$(tar -tJf "$tar")
@@ -71,22 +70,21 @@ farm_tuxmake()
 	return 1
 }
 
-# KernelCI's make backend: kselftest-gen_tar in the kernel's O= dir, no
-# KDIR: the .ko has its vermagic; a compile error in the module fails make
+# KernelCI: kselftest-gen_tar in the kernel's O= dir, no KDIR: the .ko has
+# its vermagic; a compile error in the module fails make
 farm_gen_tar()
 {
-	local c=$out/farm-gen_tar log=$out/farm-gen_tar.log ko rel magic rc
+	local c=$out/farm-gen_tar log=$out/farm-gen_tar.log rel magic rc
 	local src=$fself/sched_state/test_module/core.c
 	local tar=$c/kselftest/kselftest_install/kselftest-packages/kselftest.tar.gz
 
 	rel=$(image_release "$odir/arch/x86/boot/bzImage")
 	rm -rf "$c" && cp -a "$odir" "$c"
-	make -C "$ftree" O="$c" kselftest-gen_tar TARGETS=sched_state >"$log" 2>&1 ||
-		{ echo "kselftest-gen_tar failed; log: $log"; return 1; }
+	logged "$log" make -C "$ftree" O="$c" kselftest-gen_tar TARGETS=sched_state || return 1
 	! grep "^$notbuilt" "$log" || return 1
-	ko=./sched_state/test_module/test_sched_state.ko
-	tar -tzf "$tar" | grep -x "$ko" >/dev/null || { echo "no $ko in $tar"; return 1; }
-	magic=$(tar -xOzf "$tar" "$ko" | strings | sed -n 's/^vermagic=//p')
+	tar -tzf "$tar" | installed "$tar" || return 1
+	magic=$(tar -xOzf "$tar" ./sched_state/test_module/test_sched_state.ko | strings |
+		sed -n 's/^vermagic=//p')
 	[ -n "$rel" ] && [ "${magic%% *}" = "$rel" ] || { echo "vermagic '$magic', the kernel is $rel"; return 1; }
 	make -C "$fself/sched_state" O="$c" clean >>"$log" 2>&1
 	sed -i '$a #error sched_state build-matrix: injected' "$src"
@@ -99,17 +97,15 @@ farm_gen_tar()
 	return $rc
 }
 
-# farm_cross ARCH PREFIX MACHINE KDIR|"": the programs for ARCH, and the
-# module against KDIR; without one, KDIR is O=, not this machine's kernel
+# farm_cross ARCH PREFIX MACHINE KDIR|"": for ARCH; with no KDIR, KDIR is O=
 farm_cross()
 {
 	local o=$out/farm-$1 log=$out/farm-$1.log m=$3
 
 	rm -rf "$o"
 	make -C "$fself/sched_state" clean >/dev/null 2>&1
-	make -C "$fself" TARGETS=sched_state ARCH="$1" CROSS_COMPILE="$2" O="$o" \
-		${4:+KDIR="$4"} all >"$log" 2>&1 || { echo "all failed; log: $log"; return 1; }
-	! grep -E "$WARNED" "$log" || return 1
+	logged "$log" make -C "$fself" TARGETS=sched_state ARCH="$1" CROSS_COMPILE="$2" O="$o" \
+		${4:+KDIR="$4"} all || return 1
 	[ "$(readelf -h "$o/kselftest/sched_state/sched_state_test" | sed -n 's/^ *Machine: *//p')" = "$m" ] ||
 		{ echo "sched_state_test is not an $m program; log: $log"; return 1; }
 	if [ -z "$4" ]; then

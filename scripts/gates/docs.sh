@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The scheduler docs build with no new warning: KSRC's, and a shadow of KSRC
-# without our page and toctree entry; fail on a warning only the first has,
-# or one naming our page.  --warnings TREE FILE: TREE's warnings into FILE.
+# The scheduler docs of KSRC have no warning that a shadow without our page and
+# toctree entry lacks, nor one naming them.  --warnings TREE FILE: TREE's, into FILE.
 . "$(dirname "$0")/../lib.sh"
 
 PAGE=Documentation/scheduler/sched-state.rst
@@ -12,8 +11,7 @@ command -v sphinx-build >/dev/null || die "no sphinx-build: run 'make deps'"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sched_state-docs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-# build TREE NAME: TREE's scheduler book; its warnings, with TREE's paths
-# relative, in $tmp/NAME.warnings
+# build TREE NAME: TREE's scheduler book; its warnings, paths relative, in $tmp/NAME.warnings
 build()
 {
 	local start=$SECONDS
@@ -26,8 +24,7 @@ build()
 }
 
 if [ "${1:-}" = --warnings ] && [ $# -eq 3 ]; then
-	build "$2" tree
-	cp "$tmp/tree.warnings" "$3"
+	build "$2" tree && cp "$tmp/tree.warnings" "$3"
 	exit
 fi
 [ $# -eq 0 ] || die "usage: $0 [--warnings TREE FILE]"
@@ -35,7 +32,7 @@ fi
 patch -d "$KSRC" -p1 -R -s -f --dry-run <"$INDEX_PATCH" >/dev/null ||
 	die "KSRC=$KSRC lacks ${INDEX_PATCH#"$TOP"/}: run 'make tree'"
 
-# symlinks to KSRC but for a real copy of Documentation/scheduler
+# KSRC's files symlinked, but for a copy of Documentation/scheduler
 shadow=$tmp/pristine
 mkdir -p "$shadow/Documentation"
 for e in "$KSRC"/* "$KSRC"/.[!.]* "$KSRC"/Documentation/* "$KSRC"/Documentation/.[!.]*; do

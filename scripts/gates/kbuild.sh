@@ -21,10 +21,30 @@ tree_clean()
 	[ -z "$d" ]
 }
 
+# installed WHAT: the paths on stdin hold what run_kselftest.sh runs
+installed()
+{
+	local list f rc=0
+
+	list=$(sed 's|^\./||; s|^sched_state/test_module/\(test_sched_state\.ko\)$|sched_state/\1|')
+	for f in run_kselftest.sh kselftest-list.txt kselftest/ktap_helpers.sh \
+		 sched_state/{sched_state_test,sched_state.sh,sched_state_lib.sh,settings,config,test_sched_state.ko}; do
+		grep -qx "$f" <<<"$list" || { echo "$1: no $f"; rc=1; }
+	done
+	return $rc
+}
+
 # snapshot KDIR: each file's type, size and time, and Module.symvers' checksum
 snapshot()
 {
 	(cd "$1" && find . -printf '%y %p %s %T@\n' | sort && sha256sum Module.symvers) 2>&1
+}
+
+# logged LOG CMD...: CMD, its output in LOG, neither failing nor warning
+logged()
+{
+	"${@:2}" >"$1" 2>&1 || { tail -n 20 "$1"; echo "failed; log: $1"; return 1; }
+	! grep -E "$WARNED" "$1" || { echo "warned; log: $1"; return 1; }
 }
 
 # kept KDIR CMD...: CMD, and KDIR unchanged by it
@@ -40,9 +60,8 @@ kept()
 	return 1
 }
 
-# module_build DIR KDIR [MAKE_ARG...]: a copy of the overlay in DIR, its
-# module built against KDIR with W=1 and no warning (log: DIR.log), then
-# cleaned away
+# module_build DIR KDIR [MAKE_ARG...]: the overlay copied into DIR, its module
+# built against KDIR with W=1 (log: DIR.log), then cleaned away
 module_build()
 {
 	local dir=$1 kdir=$2 log=$1.log m=$1/$OVERLAY/test_module compat
@@ -53,9 +72,7 @@ module_build()
 	copy_overlay "$dir"
 	mapfile -t compat < <(module_compat "$kdir")
 	echo "make -C $m KDIR=$kdir W=1 ${compat[*]} $*"
-	make -C "$m" KDIR="$kdir" W=1 "${compat[@]}" "$@" >"$log" 2>&1 ||
-		{ tail -n 20 "$log"; return 1; }
-	! grep -E "$WARNED" "$log" || { echo "the build warned; log: $log"; return 1; }
+	logged "$log" make -C "$m" KDIR="$kdir" W=1 "${compat[@]}" "$@" || return 1
 	[ -f "$m/test_sched_state.ko" ] || { echo "no test_sched_state.ko; log: $log"; return 1; }
 	make -C "$m" KDIR="$kdir" clean >>"$log" 2>&1 || { echo "clean failed; log: $log"; return 1; }
 	tree_clean "$dir" "make clean"

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The static gates (docs/check.md): the module against each of STATIC_KDIRS,
-# left unchanged; the programs and the O= builds in KSRC, as 'make tree' laid it.
+# The static gates (docs/check.md), against each of STATIC_KDIRS and in KSRC.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/kbuild.sh"
 set +e
@@ -10,8 +9,7 @@ ST=$BUILD/static
 export LC_ALL=C		# gcc's quotes plain
 read -ra KDIRS <<<"${STATIC_KDIRS:-}"
 
-# sparse_build DIR KDIR: W=1 C=1 with sparse.sh's sparse; kbuild skipping
-# sparse is a finding
+# sparse_build DIR KDIR: W=1 C=1; kbuild skipping sparse is a finding
 sparse_build()
 {
 	kept "$2" module_build "$1" "$2" C=1 CHECK="$SPARSE" || return 1
@@ -19,9 +17,8 @@ sparse_build()
 	grep -q '^  CHECK ' "$1.log" || { echo "sparse did not run (no CHECK line); log: $1.log"; return 1; }
 }
 
-# user_build gcc|clang: the programs and the tooling's, -Wall -Wextra, no
-# diagnostic, notes too (they name our line in a harness macro); no module;
-# KSRC's uapi headers, as O='s are only filled by 'make O= headers'
+# user_build gcc|clang: the programs and the tooling's, no diagnostic, not
+# even a note (one names our line in a harness macro); KSRC's uapi headers
 user_build()
 {
 	local out=$ST/user-$1 log=$ST/user-$1.log cc=CC=gcc f rc=0
@@ -42,35 +39,20 @@ user_build()
 	return $rc
 }
 
-# make in TREE, the module against MODKDIR (unchanged), with no warning
+# make in TREE, the module against MODKDIR (unchanged)
 make_in_tree()
 {
-	local log=$ST/make_in_tree.log rc
+	local rc
 
 	echo "in $TREE: make $*"
-	kept "$MODKDIR" make -C "$TREE" TARGETS=sched_state KDIR="$MODKDIR" "$@" >"$log" 2>&1
+	kept "$MODKDIR" logged "$ST/make.log" make -C "$TREE" TARGETS=sched_state KDIR="$MODKDIR" "$@"
 	rc=$?
-	cat "$log" >>"$ST/tree.log"
-	[ $rc -eq 0 ] || { grep -v HDRINST "$log" | tail -n 25; return 1; }
-	! grep -E "$WARNED" "$log"
-}
-
-# installed WHAT: the paths on stdin hold what run_kselftest.sh runs
-installed()
-{
-	local list f rc=0
-
-	list=$(sed 's|^\./||; s|^sched_state/test_module/\(test_sched_state\.ko\)$|sched_state/\1|')
-	for f in run_kselftest.sh kselftest-list.txt kselftest/ktap_helpers.sh \
-		 sched_state/{sched_state_test,sched_state.sh,sched_state_lib.sh,settings,config,test_sched_state.ko}; do
-		grep -qx "$f" <<<"$list" || { echo "$1: no $f"; rc=1; }
-	done
+	cat "$ST/make.log" >>"$ST/tree.log"
 	return $rc
 }
 
-# round INSTALL CLEAN BUILD...: in TREE, make BUILD... installs into INSTALL
-# (and its gen_tar's tarball) what run_kselftest.sh runs; make CLEAN (words)
-# leaves the overlay as laid, and nothing of ours in INSTALL's O= dir
+# round INSTALL CLEAN BUILD...: make BUILD... installs what run_kselftest.sh
+# runs; make CLEAN leaves the overlay as laid, and nothing in INSTALL's O=
 round()
 {
 	local inst=$1 clean=$2 o=${1%/kselftest/kselftest_install}
@@ -98,7 +80,6 @@ tree_gate()
 	rm -rf "$ST"/o-abs "$ST"/o-rel "$ST"/o-top "$ST"/top-install "$ST"/tar-install
 	: >"$ST/tree.log"
 	TREE=$KSRC
-	# an earlier in-tree build may be there
 	{ make_in_tree -C $sel clean && tree_clean "$TREE" clean; } || rc=1
 	# kselftest.rst: make O= headers first
 	for o in "$ST/o-abs" "$rel/o-rel"; do
@@ -123,10 +104,9 @@ tree_gate()
 	return $rc
 }
 
-# Every semantic patch runs on a copy of the module and a canary of a known
-# finding (odd_ptr_err.cocci).  spatch 1.1 reads nothing in a git work tree
-# ('git grep': --use-coccigrep) and gives up on "../sched_state.h" from a
-# relative --dir ("EXN": KBUILD_ABS_SRCTREE=1).
+# Every semantic patch, on a copy of the module and a canary of a known finding
+# (odd_ptr_err.cocci).  spatch 1.1 reads nothing in a git work tree without
+# --use-coccigrep, nor "../sched_state.h" from a relative --dir ("EXN": hence KBUILD_ABS_SRCTREE).
 cocci_gate()
 {
 	local dir=$ST/cocci log=$ST/coccicheck.log mod ran all skipped
@@ -158,7 +138,6 @@ for t in clang spatch ocamlopt rsync; do
 done
 [ ${#KDIRS[@]} -gt 0 ] || die "STATIC_KDIRS is empty: name the kernel build trees"
 SPARSE=$("$TOP/scripts/gates/sparse.sh") || die "no usable sparse (scripts/gates/sparse.sh)"
-# KSRC must build what the repository holds, or the gates test old code
 [ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree: run 'make tree'"
 for f in $(overlay_files); do
 	cmp -s "$TOP/$f" "$KSRC/$f" || die "$KSRC/$f is not the repository's: run 'make tree'"
