@@ -106,7 +106,8 @@ tree_gate()
 
 # Every semantic patch, on a copy of the module and a canary of a known finding
 # (odd_ptr_err.cocci).  spatch 1.1 reads nothing in a git work tree without
-# --use-coccigrep, nor "../sched_state.h" from a relative --dir ("EXN": hence KBUILD_ABS_SRCTREE).
+# --use-coccigrep, nor "../sched_state.h" from a relative --dir ("EXN"):
+# hence KBUILD_ABS_SRCTREE.
 cocci_gate()
 {
 	local dir=$ST/cocci log=$ST/coccicheck.log mod ran all skipped
