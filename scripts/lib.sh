@@ -35,23 +35,15 @@ gate()
 
 	shift
 	say "${0##*/}: $name"
-	if "$@"; then
-		passed=$((passed + 1))
-	else
-		verdict=FAIL
-		failed=$((failed + 1))
-		failures+=("$name")
-	fi
+	"$@" || { verdict=FAIL; failures+=("$name"); }
+	[ $verdict = FAIL ] || passed=$((passed + 1))
+	failed=${#failures[@]}
 	echo "$verdict: $name ($((SECONDS - start)) s)"
 }
 
 gates()
 {
-	local f
-
-	for f in "${failures[@]}"; do
-		echo "failed: $f"
-	done
+	[ "$failed" -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
 	echo "$1: $passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
@@ -113,9 +105,10 @@ arch_names() { table "$TOP/scripts/arches.tsv" arch; }
 # scripts/arches.tsv (ARCH: its name or its Debian name; "-" is empty)
 arch_set()
 {
-	local all=arch,debian,karch,cross,qemu,machine,cpu,console,streams,image,packages row
+	local t=$TOP/scripts/arches.tsv row
+	local all=arch,debian,karch,cross,qemu,machine,cpu,console,streams,image,packages
 
-	row=$(table "$TOP/scripts/arches.tsv" $all arch="$1"; table "$TOP/scripts/arches.tsv" $all debian="$1")
+	row=$(table "$t" $all arch="$1"; table "$t" $all debian="$1")
 	[ -n "$row" ] || die "arch $1: not in scripts/arches.tsv; known: $(arch_names | xargs)"
 	read -r A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE \
 		A_STREAMS A_IMAGE A_PACKAGES <<<"${row%%$'\n'*}"
