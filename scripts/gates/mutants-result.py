@@ -14,6 +14,7 @@ import os
 import re
 import sys
 import time
+from contextlib import suppress
 from textwrap import wrap
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
@@ -134,15 +135,12 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
                  result=f'{out}/custom/vm/result.json')
         if 'Race-ms' in h:
             v['race_ms'] = int(h['Race-ms'])
-        try:
+        with suppress(OSError, ValueError):
             v['build_seconds'] = int(open(f'{out}/build_seconds').read())
-        except (OSError, ValueError):
-            pass
-        try:
+        r = None
+        with suppress(OSError, ValueError):
             r = json.load(open(v['result']))
             v.update(reports=r['counts']['reports'], seconds=r['seconds']['host'])
-        except (OSError, ValueError):
-            r = None
         why = broke(r, vmrc)
     if why is not None:
         v.update(verdict='broken', why=why, red=v.get('red', []))
@@ -247,16 +245,16 @@ def readme(result):
 
 def check():
     """The headers, rules.tsv, the kept run and docs/mutants.md's tables agree."""
-    bad, heads, rows, result = [], {}, [], None
-    try:
-        rows = rules()
-    except (OSError, ValueError) as e:
-        bad.append(str(e))
-    for n in KNOWN:
+    bad = []
+
+    def load(how, *args, pre='', post=''):
         try:
-            heads[n] = header(n)
+            return how(*args)
         except (OSError, ValueError) as e:
-            bad.append(str(e))
+            bad.append(f'{pre}{e}{post}')
+
+    rows = load(rules) or []
+    heads = {n: h for n in KNOWN if (h := load(header, n))}
     for r in rows:
         for m in r['mutants']:
             if m not in KNOWN:
@@ -273,10 +271,7 @@ def check():
         elif extra:
             bad.append(f'mutants/{n}.patch: Checks: {", ".join(extra)}: in no row of '
                        'mutants/rules.tsv that lists it')
-    try:
-        result = json.load(open(KEPT))
-    except (OSError, ValueError) as e:
-        bad.append(f'{KEPT}: {e} (run make mutants)')
+    result = load(lambda: json.load(open(KEPT)), pre=f'{KEPT}: ', post=' (run make mutants)')
     if result:
         ran = {v['mutant'] for v in result['mutants']}
         bad += [f'mutants/{n}.patch: not in mutants/result.json (run make mutants)'
@@ -354,8 +349,7 @@ def gather(out, seconds, names):
 
 
 def repath(top, *args):
-    """kbuild's saved commands name the trees by absolute path: a copied build must see
-    its own paths, or every object rebuilds.  File times kept."""
+    """OLD paths to NEW in a copied build, its times kept, or kbuild rebuilds it all."""
     def sub(data):
         for i in range(0, len(args), 2):
             data = data.replace(args[i].encode(), args[i + 1].encode())

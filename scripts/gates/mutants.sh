@@ -6,7 +6,6 @@
 
 # one compound command, parsed whole: a run takes hours, and bash reads a script as it goes
 {
-MUTANTS_DIR=$TOP/mutants
 OUT=$BUILD/mutants
 JOBS=${JOBS:-$(nproc)}
 # each suite program may run to SUITE_TIMEOUT, the boot and the hung-task program in the rest
@@ -14,7 +13,7 @@ SUITE_TIMEOUT=300
 VM_TIMEOUT=${MUTANT_TIMEOUT:-$((SUITE_TIMEOUT + 180))}
 RESULT=$TOP/scripts/gates/mutants-result.py
 
-[ -d "$KSRC/tools/testing/selftests/sched_state" ] || die "KSRC=$KSRC has no sched_state: run make tree"
+[ -d "$KSRC/tools/testing/selftests/sched_state" ] || die "KSRC=$KSRC: no sched_state: make tree"
 plan=$(python3 "$RESULT" --plan "$@") || die "no plan for these mutants (above)"
 default=$(kernels name role=default)
 names=()
@@ -41,7 +40,7 @@ revert()
 		die "mutant ${1##*/} did not revert in $src; remove $work to start again"
 	for f in $(files "$1"); do
 		cmp -s "$pristine/$f" "$src/$f" ||
-			die "$src/$f differs from the pristine tree after reverting ${1##*/}; remove $work"
+			die "$src/$f is not pristine after reverting ${1##*/}; remove $work"
 		# no kernel object saw a module mutant's file: back with its time, not recompiled
 		[ "$2" = 0 ] || ln -f "$pristine/$f" "$src/$f"
 	done
@@ -51,16 +50,15 @@ revert()
 # kmake LOG: the incremental build
 kmake() { nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "$(basename "$image")" modules >"$1" 2>&1; }
 
-# stage NAME [IMAGE]: for NAME's run, the image (default: just built), the suite built on $obj
+# stage NAME IMAGE: for NAME's run, the image and the suite built on $obj
 stage()
 {
-	cp "${2:-$obj/$image}" "$OUT/$1/bzImage"
+	cp "$2" "$OUT/$1/bzImage"
 	BUILD=$OUT/$1 KIMAGE=$OUT/$1/bzImage KDIR=$obj KSRC=$KSRC \
 		"$TOP/scripts/tree/build-kselftest.sh" >"$OUT/$1/stage.log" 2>&1
 }
 
-# boot NAME: NAME's VM run in the background, in its own process group (an
-# interrupted run stops its QEMU too); vm.sh waits for the VM lock
+# boot NAME: NAME's VM run, in the background in its own process group to stop on exit
 vm_pid='' vm_name=''
 boot()
 {
@@ -74,8 +72,7 @@ boot()
 	vm_pid=$! vm_name=$1
 }
 
-# landed [RUN]: wait for the VM run in flight, if any, and judge it; a green
-# mutant with runs left (a race) boots again, its runs kept as vm.RUN
+# landed [RUN]: judge the VM run in flight, if any; a green race with runs left boots again
 landed()
 {
 	local n=$vm_name run=${1:-1} rc=0 line
@@ -85,8 +82,9 @@ landed()
 	vm_pid=
 	if [ "$n" = "$control" ]; then
 		[ "$rc" -eq 0 ] ||
-			die "the unmutated $kname kernel fails the suite (rc $rc): no mutant can be judged; see $OUT/$n/run.log"
-		echo "$n (no mutant) passed the suite in $(result_value "$OUT/$n/custom/vm/result.json" seconds.host) s"
+			die "the unmutated $kname kernel fails the suite (rc $rc): $OUT/$n/run.log"
+		s=$(result_value "$OUT/$n/custom/vm/result.json" seconds.host)
+		echo "$n (no mutant) passed the suite in $s s"
 		return
 	fi
 	line=$(python3 "$RESULT" --judge "$OUT/$n" "$n" "$rc" "$run" "$kname")
@@ -101,10 +99,11 @@ landed()
 	echo "$line"
 }
 
-# per kernel: its control run, then its mutants, each VM run overlapping the next build, in a
-# locked copy ($src: the pristine tree hard-linked; $obj: its build, times and paths kept)
+# per kernel, in a locked copy ($src: pristine tree hard-linked; $obj: its build, paths and
+# times kept): its control run, then its mutants, each VM run overlapping the next build
 current=
-trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; [ -z "$current" ] || revert "$MUTANTS_DIR/$current.patch" "${module_of[$current]}"' EXIT
+trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null
+	[ -z "$current" ] || revert "$TOP/mutants/$current.patch" "${module_of[$current]}"' EXIT
 rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control*
 for kname in "${knames[@]}"; do
 	kdir=$("$TOP/scripts/tree/kernel.sh" "$kname")
@@ -123,12 +122,13 @@ for kname in "${knames[@]}"; do
 		cp -al "$pristine" "$src"
 		cp -a "$base" "$obj"
 		python3 "$RESULT" --repath "$obj" "$pristine" "$src" "$base" "$obj"
-		kmake "$OUT/base.log" || die "the copy of the $kname kernel does not build; log: $OUT/base.log"
+		kmake "$OUT/base.log" ||
+			die "the copy of the $kname kernel does not build; log: $OUT/base.log"
 		touch "$work/ready"
 	elif [ -f "$work/applied" ]; then
-		p=$(cat "$work/applied")
+		read -r p m <"$work/applied"
 		say "mutants: reverting ${p##*/}, left applied by a stopped run"
-		revert "$p" "$(python3 "$RESULT" --plan "$(basename "$p" .patch)" 2>/dev/null | cut -f 3 || echo 0)"
+		revert "$p" "${m:-0}"
 	fi
 
 	n=$(printf '%s\n' "${kernel_of[@]}" | grep -cx "$kname")
@@ -136,14 +136,14 @@ for kname in "${knames[@]}"; do
 	rm -rf "${OUT:?}/$control"
 	mkdir -p "$OUT/$control"
 	t0=$SECONDS
-	kmake "$OUT/$control/build.log" || die "the unmutated $kname kernel does not build; log: $OUT/$control/build.log"
-	stage "$control" || die "the suite does not build for the unmutated $kname kernel; log: $OUT/$control/stage.log"
+	kmake "$OUT/$control/build.log" && stage "$control" "$obj/$image" ||
+		die "the unmutated $kname kernel or its suite does not build: $OUT/$control/*.log"
 	echo "$((SECONDS - t0))" >"$OUT/$control/build_seconds"
 	boot "$control"
 
 	for n in "${names[@]}"; do
 		[ "${kernel_of[$n]}" = "$kname" ] || continue
-		p=$MUTANTS_DIR/$n.patch
+		p=$TOP/mutants/$n.patch
 		t0=$SECONDS
 		rm -rf "${OUT:?}/$n"
 		mkdir -p "$OUT/$n"
@@ -153,20 +153,19 @@ for kname in "${knames[@]}"; do
 			[ "$(stat -c %i "$src/$f")" != "$(stat -c %i "$pristine/$f")" ] ||
 				die "$src/$f is still the pristine tree's file"
 		done
-		echo "$p" >"$work/applied"
+		echo "$p ${module_of[$n]}" >"$work/applied"
 		current=$n
-		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" || die "mutant $n does not apply to $pristine"
+		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" || die "$n does not apply"
 		why=
+		img=$obj/$image
 		if [ "${module_of[$n]}" = 1 ]; then
 			say "mutants: $n: the module only, on the unmutated kernel"
-			# $obj's image is the last kernel mutant's until the next build
-			stage "$n" "$OUT/$control/bzImage" ||
-				why="the suite does not build for it: $OUT/$n/stage.log"
+			img=$OUT/$control/bzImage	# $obj's is the last kernel mutant's
 		elif ! kmake "$OUT/$n/build.log"; then
 			why="the kernel does not build: $OUT/$n/build.log"
-		elif ! stage "$n"; then
-			why="the suite does not build for it: $OUT/$n/stage.log"
 		fi
+		[ -n "$why" ] || stage "$n" "$img" ||
+			why="the suite does not build for it: $OUT/$n/stage.log"
 		echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
 		revert "$p" "${module_of[$n]}"
 		current=
