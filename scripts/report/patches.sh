@@ -1,15 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2086 # the lists of paths: one word per path
-# Write patches/series/ as a git format-patch series against the pristine
-# mainline tree into $BUILD/patches/ (docs/upstream.md); --check git-ams it
-# patch by patch onto a copy of that tree, each to pass its "check":
-#   build DIR TARGET FILE...  DIR/TARGET, which the series adds, builds from
-#       clean with no warning and makes each FILE (a .ko only with KDIR=)
-#   maintainer SECTION  get_maintainer.pl names SECTION's maintainers for the
-#       patch and each file it adds
-# PATCHES_SIGNOFF="Name <email>" signs it off (else the git identity does, if
-# a real address); PATCHES_BASE: another pristine tree.
+# patches/series/ as a format-patch series on the pristine tree in $BUILD/patches/; --check
+# git-ams it patch by patch, each to pass its "check" (docs/upstream.md): "build DIR TARGET
+# FILE..." (no warning; a .ko only with KDIR=), "maintainer SECTION" (the patch and its files)
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -eq 0 ] || [ "$*" = --check ] || die "usage: $0 [--check]"
@@ -23,7 +17,6 @@ ADDED=$(cat "${PATCHES[@]/%//files}")
 TOUCHED=$(find "${PATCHES[@]}" -maxdepth 1 -name '*.diff' -exec sed -n 's|^+++ b/||p' {} + |
 	cut -f1 | sort -u | { grep -vxF "$ADDED" || true; } | paste -sd' ')
 ROOTS=$(cut -d/ -f1 <<<"$ADDED" | sort -u | paste -sd' ')
-
 BASE=${PATCHES_BASE:-$("$TOP/scripts/tree/mainline.sh")} || die "no pristine tree (scripts/tree/mainline.sh)"
 [ -f "$BASE/MAINTAINERS" ] || die "PATCHES_BASE=$BASE is not a kernel tree"
 BASE_VER=v$(make -s -C "$BASE" kernelversion | sed 's/^\([0-9]*\.[0-9]*\)\.0/\1/')
@@ -32,26 +25,23 @@ if [ "$(git -C "$BASE" rev-parse --show-toplevel 2>/dev/null)" = "$BASE" ]; then
 	BASE_LINE="base-commit: $(git -C "$BASE" rev-parse HEAD)" BASE_DESC="$BASE_VER, $BASE_LINE"
 else	# scripts/tree/mainline.sh records the Debian package it unpacked
 	deb=$(cat "$(dirname "$BASE")/done" 2>/dev/null || true)
-	BASE_LINE="Applies to: $BASE_VER${deb:+ (Debian $deb)}" BASE_DESC="$BASE_VER${deb:+ (Debian $deb)} in $BASE"
+	BASE_LINE="Applies to: $BASE_VER${deb:+ (Debian $deb)}" BASE_DESC="${BASE_LINE#Applies to: } in $BASE"
 fi
-
-# Signed-off-by certifies the DCO, which only a real person can
-ident=${PATCHES_SIGNOFF:-"$(git -C "$TOP" config user.name || true) <$(git -C "$TOP" config user.email || true)>"}
-signoff=1
-[ -n "${PATCHES_SIGNOFF:-}" ] || ! grep -qE 'noreply|localhost|\.(example|invalid|test)>$|<>$' <<<"$ident" || signoff=0
+git_id=$(git -C "$TOP" config user.name || true)" <$(git -C "$TOP" config user.email || true)>"
+ident=${PATCHES_SIGNOFF:-$git_id}
 name=${ident% <*} email=${ident##*<} email=${email%>}
 [ -n "$name" ] && [ -n "$email" ] || die "no git identity: set PATCHES_SIGNOFF=\"Name <email>\""
+sob="Signed-off-by: $name <$email>"
+[ -n "${PATCHES_SIGNOFF:-}" ] ||	# a Signed-off-by certifies the DCO, which only a real person can
+	! grep -qE 'noreply|localhost|\.(example|invalid|test)>$|<>$' <<<"$ident" || sob=
 date=$(git -C "$TOP" log -1 --format=%cI)	# the same series each run
 export GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=$date
 export GIT_COMMITTER_NAME=$name GIT_COMMITTER_EMAIL=$email GIT_COMMITTER_DATE=$date
-
 git_in() { git -C "$1" -c core.autocrlf=false -c commit.gpgsign=false "${@:2}"; }
 unpatch() { patch -d "$1" -p1 -f -s --no-backup-if-mismatch -r - "${@:3}" <"$2"; }
-
-start=$SECONDS
+docs() { "$TOP/scripts/gates/docs.sh" --warnings "$PTREE" "$1.warnings" >"$1.docs" 2>&1; }
 say "patches: building the series in ${GEN#"$TOP"/}"
-# $WORK/final: the pristine files with patches/*.patch and MAINTAINERS.patch,
-# and the added ones as committed, else as in the working tree
+# $WORK/final: the pristine files patched, the added ones as committed, else as in the work tree
 rm -rf "$WORK" && mkdir -p "$WORK/final"
 (cd "$BASE" && cp --parents $TOUCHED "$WORK/final/")
 for f in "$TOP"/patches/*.patch "$TOP/MAINTAINERS.patch"; do
@@ -61,17 +51,13 @@ committed=$(git -C "$TOP" ls-tree -r --name-only HEAD -- $ROOTS)
 git -C "$TOP" archive HEAD $committed | tar -x -C "$WORK/final"
 f=$(sort <<<"$ADDED" | uniq -d; grep -vxF "$ADDED" <<<"$committed" || true)
 [ -z "$f" ] || die "in no patches/series/*/files, or in two:" $f
-for f in $ADDED; do
-	[ -f "$WORK/final/$f" ] || (cd "$TOP" && cp -p --parents "$f" "$WORK/final/") ||
-		die "$f: neither in HEAD nor in the working tree"
-done
+f=$(grep -vxF "$committed" <<<"$ADDED" || true)	# not committed: as in the working tree
+[ -z "$f" ] || (cd "$TOP" && cp -p --parents $f "$WORK/final/") || die "missing:" $f
 left=$(cd "$TOP" && git ls-files -co --exclude-standard -- $ROOTS | while read -r f; do
 	cmp -s "$f" "$WORK/final/$f" || echo "$f"
 done)
 [ -z "$left" ] || say "patches: not in the series as in the working tree (not committed):" $left
-
-# $WORK/<k>: the tree once patch k is in.  From the last patch down, each
-# takes out its files and reverses its diffs: what is left must be pristine.
+# $WORK/<k>: the tree once patch k is in; patch by patch taken out, it must end pristine
 cp -a "$WORK/final" "$WORK/0"
 for ((k = ${#PATCHES[@]}; k >= 1; k--)); do
 	cp -a "$WORK/0" "$WORK/$k"
@@ -84,39 +70,34 @@ for ((k = ${#PATCHES[@]}; k >= 1; k--)); do
 done
 left=$(cd "$WORK/0" && find . -type f ! -exec cmp -s {} "$BASE/{}" \; -printf ' %P')
 [ -z "$left" ] || die "the series' diffs add up to other than patches/*.patch, or in no patch's files:$left"
-
 rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_in "$GEN" init -q -b sched_state
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do
 	rsync -a --delete --exclude=/.git "$WORK/$k/" "$GEN/"
 	msg="base: the files of $BASE_VER this series changes"$'\n\n'"From $BASE_DESC."
-	if [ "$k" -gt 0 ]; then	# a patch file serves as message: up to its diff
-		msg=$(sed '/^--- a\//,$d' "${PATCHES[k - 1]}/message")
-		[ "$signoff" -eq 0 ] || msg+=$'\n\n'"Signed-off-by: $name <$email>"
-	fi
+	# a patch file serves as message: up to its diff
+	[ "$k" -eq 0 ] || msg=$(sed '/^--- a\//,$d' "${PATCHES[k - 1]}/message")${sob:+$'\n\n'$sob}
 	git_in "$GEN" add -A && git_in "$GEN" commit -q --no-verify -m "$msg"
 done
 tested=$(python3 "$TOP/scripts/report/result.py" tested "$BUILD/matrix.json") || exit 2
 mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
 benched=$(python3 "$TOP/scripts/bench/bench.py" cover) || die "no bench/result.json: run make bench"
 unsigned=
-[ "$signoff" -eq 1 ] || unsigned=$'\n\n'$(fmt -w 72 <<<"Not signed off: this series was generated as \
+[ -n "$sob" ] || unsigned=$'\n\n'$(fmt -w 72 <<<"Not signed off: this series was generated as \
 $ident, which is not a real address, and a Signed-off-by certifies the DCO.  To sign it off, \
 generate it again with PATCHES_SIGNOFF=\"Your Name <you@example.org>\" make patches, or run git \
 rebase --signoff on it.")
 git_in "$GEN" config branch.sched_state.description \
 	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched$unsigned"$'\n\n'"$BASE_LINE"
 git_in "$GEN" -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
-echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($((SECONDS - start)) s), signed off:" \
-	"$([ "$signoff" -eq 1 ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
+echo "patches: $(find "$OUT" -name '*.patch' | wc -l) files in $OUT ($SECONDS s), signed off:" \
+	"$([ -n "$sob" ] && echo "$name <$email>" || echo "no ($ident is not a real address; set PATCHES_SIGNOFF)")"
 find "$OUT" -name '*.patch' -printf '    %f\n' | sort
 [ $# -eq 1 ] || exit 0
 
-# check_build LOG DIR TARGET FILE...: a "build" line of a patch's check, from
-# scratch as its users build it
+# check_build LOG DIR TARGET FILE...: a check's "build" line, from scratch as users build
 check_build()
 {
 	local log=$1 d=$2/$3 f
-
 	[ ! -e "$BASE/$d" ] || { echo "  build: the series does not add $d, which it would clean"; return 1; }
 	git_in "$PTREE" clean -fdxq -- "$d"
 	make -C "$PTREE/$2" TARGETS="$3" KDIR="${KDIR:-/nonexistent}" >"$log.build" 2>&1 ||
@@ -128,24 +109,20 @@ check_build()
 	echo "  build: ok, $d: ${*:4}$([ -n "${KDIR:-}" ] || echo " (KDIR not set: no module)")"
 }
 
-# reaches WHAT ARG...: get_maintainer.pl ARG... ($out) names each of $sections'
-# maintainers (in all roles: else one who also reviews is listed as reviewer)
+# reaches WHAT ARG...: get_maintainer.pl ARG... ($out) names $sections' maintainers, in all roles
 reaches()
 {
 	local sec
-
 	out=$(cd "$PTREE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback --noremove-duplicates "${@:2}" 2>&1)
 	for sec in "${sections[@]}"; do
 		grep -qF "(maintainer:$sec)" <<<"$out" || { printf '  maintainers: %s not %s'\''s:\n%s\n' "$1" "$sec" "$out"; return 1; }
 	done
 }
 
-# check_patch K P: git am P (patch K), then its check, the docs (no new warning),
-# the maintainers (checkpatch's "does MAINTAINERS need updating?"), checkpatch
+# check_patch K P: git am P (patch K); its check, docs (no new warning), maintainers, checkpatch
 check_patch()
 {
 	local patch=$2 dir=${PATCHES[$1 - 1]} log out f kind args sections=() flags=(--strict)
-
 	log=$CHK/$(basename "$patch" .patch)
 	git_in "$PTREE" am -q "$patch" >"$log.am" 2>&1 || { cat "$log.am"; echo "  git am: FAILED"; return 1; }
 	while read -r kind args; do
@@ -156,7 +133,7 @@ check_patch()
 		*) echo "  ${dir#"$TOP"/}/check: unknown requirement '$kind'"; return 1 ;;
 		esac
 	done <"$dir/check" || return 1
-	"$TOP/scripts/gates/docs.sh" --warnings "$PTREE" "$log.warnings" >"$log.docs" 2>&1 || { cat "$log.docs"; echo "  docs: FAILED"; return 1; }
+	docs "$log" || { cat "$log.docs"; echo "  docs: FAILED"; return 1; }
 	! comm -23 "$log.warnings" "$CHK/base.warnings" | grep . || { echo "  docs: new warning(s)"; return 1; }
 	echo "  docs: $(wc -l <"$log.warnings") warning(s), none new"
 	for f in $(awk '/^diff --git / { f = substr($4, 3) } /^new file mode/ { print f }' "$patch"); do
@@ -176,9 +153,8 @@ check_patch()
 
 mkdir -p "$CHK" && touch "$CHK/kdir.stamp"
 [ -z "${KDIR:-}" ] || [ -f "$KDIR/Module.symvers" ] || die "KDIR=$KDIR: not a kernel build tree (no Module.symvers)"
-echo "patches --check: on $BASE_DESC, the module against KDIR=${KDIR:-(not set: not built)}"
-# $PTREE: BASE hard-linked, its git tracking TOUCHED and LICENSES/ (spdxcheck.py
-# reads it) only: git am writes only the files a patch names, not through links
+# $PTREE: BASE hard-linked (git am replaces the files it patches, never writes through
+# a link); its git tracks TOUCHED and LICENSES/ (spdxcheck.py reads it) only
 mark="$BASE, tracking $TOUCHED LICENSES"
 if [ "$(cat "$PTREE/.pristine" 2>/dev/null)" != "$mark" ]; then
 	say "patches: copying $BASE into ${PTREE#"$TOP"/}, with its uapi headers (once)"
@@ -190,15 +166,16 @@ if [ "$(cat "$PTREE/.pristine" 2>/dev/null)" != "$mark" ]; then
 fi
 git_in "$PTREE" am --abort >/dev/null 2>&1 || true
 git_in "$PTREE" checkout -q -f --detach base
-"$TOP/scripts/gates/docs.sh" --warnings "$PTREE" "$CHK/base.warnings" >"$CHK/base.log" 2>&1 ||
-	{ cat "$CHK/base.log"; die "the base's docs build failed"; }
-echo "patches --check: the base's docs (docs.sh): $(wc -l <"$CHK/base.warnings") warning(s)"
+docs "$CHK/base" || { cat "$CHK/base.docs"; die "the base's docs build failed"; }
+echo "patches --check: on $BASE_DESC, the module against KDIR=${KDIR:-(not set: not built)}," \
+	"the base's docs (docs.sh): $(wc -l <"$CHK/base.warnings") warning(s)"
 for ((k = 1; k <= ${#PATCHES[@]} && failed == 0; k++)); do	# each needs the one before
 	patch=$(find "$OUT" -name "$(printf %04d "$k")-*.patch")
 	gate "${patch##*/}" check_patch "$k" "$patch"
 done
-[ "$failed" -gt 0 ] || gate "the applied series is the final tree" \
-	bash -c 'cd "$0" && ! find . -type f ! -exec cmp -s {} "$1/{}" \; -printf "  %P differs\n" | grep .' "$WORK/final" "$PTREE"
+[ "$failed" -gt 0 ] || gate "the applied series is the final tree" bash -c \
+	'cd "$0" && ! find . -type f ! -exec cmp -s {} "$1/{}" \; -printf "  %P differs\n" | grep .' \
+	"$WORK/final" "$PTREE"
 [ -z "${KDIR:-}" ] || gate "the builds left KDIR=$KDIR as it was" \
 	bash -c '! find "$0" -newer "$1" | head | grep .' "$KDIR" "$CHK/kdir.stamp"
 gates "patches --check"
