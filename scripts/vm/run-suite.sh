@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Run the suite on lib.sh's pick_kernel (vm.sh) into $BUILD/$KNAME/vm and
-# matrix.json.  usage: run-suite.sh [--quick-bench] [vm.sh options]
-# --quick-bench: then the quick benchmark, reported outside the verdict.
+# usage: run-suite.sh [--quick-bench] [vm.sh options]: the suite on pick_kernel's kernel into
+# $BUILD/$KNAME/vm and matrix.json; --quick-bench: then the quick benchmark, outside the verdict
 . "$(dirname "$0")/../lib.sh"
 pick_kernel
 out=$BUILD/$KNAME/vm

@@ -1,12 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot a kernel in QEMU, run CMD (default: sh /guest/suite.sh) in its
-# /kselftest, judge its TAP and kernel log into OUTDIR (docs/files.md).
-# usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS]
-#	[--guest-cmd CMD] [--extra ROOT]... [--arch ARCH] [--env NAME=VALUE]...
-#	[--then-cmd CMD2 --then-out DIR [--then-timeout SECONDS]]
-# CMD2 runs next in the same guest, judged into DIR, outside the status.
-# Env: GUEST_ENV (NAME=VALUE...), KARCH, KVM=on (default TCG), VM_LOCK=none.
+# usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS] [--guest-cmd CMD]
+#	[--extra ROOT]... [--arch ARCH] [--env NAME=VALUE]... [--then-cmd CMD2
+#	--then-out DIR [--then-timeout SECONDS]]; env: GUEST_ENV, KARCH, KVM=on, VM_LOCK=none
+# Boots KIMAGE in QEMU, runs CMD (default: sh /guest/suite.sh) in /kselftest, judges its
+# TAP and kernel log into OUTDIR (docs/files.md); CMD2 runs next, judged into DIR alone.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -24,7 +22,6 @@ msg() { echo "vm.sh: $*"; }
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
 THEN_CMD='' THEN_OUT='' THEN_TIMEOUT=600 ARCH_NAME=${KARCH:-x86_64} EXTRA=()
 read -r -a GUEST_ENVS <<<"${GUEST_ENV:-}"
-declare -u o
 while (($#)); do
 	(($# >= 2)) || die "$1 needs a value"
 	case $1 in
@@ -32,7 +29,7 @@ while (($#)); do
 	--extra) EXTRA+=("$2") ;;
 	--env) GUEST_ENVS+=("$2") ;;
 	--kimage | --ksft | --out | --timeout | --guest-cmd | --then-cmd | --then-out | --then-timeout)
-		o=${1#--}
+		declare -u o=${1#--}
 		printf -v "${o//-/_}" %s "$2" ;;
 	*) die "unknown option $1" ;;
 	esac
@@ -44,7 +41,8 @@ for t in "$A_QEMU" cpio fakeroot readelf; do
 	command -v "$t" >/dev/null || die "$t not found; install it (scripts/tree/deps.sh)"
 done
 [[ -f $KIMAGE && -n $OUT ]] || die "--kimage IMAGE and --out DIR are required (no image '$KIMAGE')"
-[[ -f $KSFT/run_kselftest.sh ]] || die "$KSFT/run_kselftest.sh not found; install kselftests with 'make -C tools/testing/selftests install INSTALL_PATH=$KSFT'"
+[[ -f $KSFT/run_kselftest.sh ]] ||
+	die "no $KSFT/run_kselftest.sh: make -C tools/testing/selftests install INSTALL_PATH=$KSFT"
 [[ $TIMEOUT =~ ^[0-9]+$ && $THEN_TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout and --then-timeout want seconds"
 [[ -z $THEN_CMD$THEN_OUT || (-n $THEN_CMD && -n $THEN_OUT) ]] || die "--then-cmd and --then-out go together"
 for e in "${GUEST_ENVS[@]}"; do
@@ -67,8 +65,7 @@ pci) streams=(-chardev "file,id=kmsg,path=$OUT/kmsg.log" -device "pci-serial,cha
 *) die "arches.tsv: $A_ARCH: unknown streams '$A_STREAMS'" ;;
 esac
 
-# upath PATH: PATH in the guest's userland U (this machine's: empty), links
-# followed inside U (libc6's /lib64/ld64.so.2 is absolute), or in its /usr
+# upath PATH: PATH, or its /usr one, in userland U (empty: this machine's), links followed in U
 upath() {
 	local f=$1 t
 	for _ in 1 2 3 4 5 6 7 8; do
@@ -82,8 +79,7 @@ upath() {
 	echo "$U$f"
 }
 
-# add_libraries ROOT: the interpreter and DT_NEEDED libraries of ROOT's ELF
-# files, and theirs, from U's lib dirs
+# add_libraries ROOT: from U, the interpreter and DT_NEEDED libraries of ROOT's ELF files
 add_libraries() {
 	local f l c libs todo
 	mapfile -d '' todo < <(find "$1" -type f -print0)
@@ -91,8 +87,8 @@ add_libraries() {
 		f=${todo[-1]}
 		unset 'todo[-1]'
 		[[ $(head -c 4 "$f" | tr -d '\0') == $'\x7fELF' ]] || continue
-		libs="$(readelf -lW "$f" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
-			$(readelf -dW "$f" | sed -n 's/.*Shared library: \[\(.*\)]$/\1/p')"
+		libs=$(readelf -dlW "$f" |
+			sed -n 's/.*program interpreter: \(.*\)]$/\1/p; s/.*Shared library: \[\(.*\)]$/\1/p')
 		for l in $libs; do
 			for c in "$U"/{,usr/}lib/*/"$l" "$U"/{,usr/}lib/"$l"; do
 				[[ $l == /* || ! -e $c ]] || l=${c#"$U"}
@@ -141,8 +137,7 @@ make_initramfs() {
 	busybox --install -s /bin
 	mount -t sysfs sysfs /sys
 	mount -t devtmpfs devtmpfs /dev
-	# port N SLOT: serial port N, or the PCI serial port in SLOT (waits 10 s);
-	# streams: from the kernel command line
+	# port N SLOT: serial port N or the PCI one in SLOT (waits 10 s), per streams= of the cmdline
 	port() {
 		[ $streams = serial ] && echo /dev/ttyS$1 && return
 		for i in $(seq 100); do
@@ -171,11 +166,9 @@ make_initramfs() {
 		echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(up)"
 	}
 	run command
-	# the second command's part of each stream starts at this mark
 	if [ -f /guest/then.sh ]; then
 		echo "<6>SCHED_STATE_GUEST: then" >/dev/kmsg
-		echo "SCHED_STATE_GUEST: then" >"$tap"
-		echo "SCHED_STATE_GUEST: then uptime=$(up)"
+		echo "SCHED_STATE_GUEST: then uptime=$(up)" | tee "$tap"
 		run then
 	fi
 	poweroff -f
@@ -188,10 +181,8 @@ make_initramfs() {
 
 strip_escapes() { LC_ALL=C sed -u -E 's/\x1b\[[0-?]*[ -/]*[@-~]//g; s/\x1b[^[]//g; s/\r//g'; }
 
-# unexpected_reports: dmesg.log as "LINE:text" less what goes to $OUT/accepted:
-# between the hung-task marks, the D kthread's report (comm cut to 15 chars),
-# its stack trace (x86's ends at </TASK>, arm64's at its first line that is
-# no frame) and lockdep's dump of the locks held, ending in a row of "="
+# unexpected_reports: dmesg.log as LINE:text less, into $OUT/accepted, the hung-task part's
+# D kthread report, its trace (to x86's </TASK> or arm64's last frame) and lockdep's locks
 unexpected_reports() {
 	awk -v acc="$OUT/accepted" '
 	BEGIN { printf "" >acc }
@@ -227,8 +218,7 @@ rm -rf "$OUT"/{console.*,kmsg.*,ktap.*,dmesg.log,qemu.log}
 U=
 if [[ -n $A_CROSS ]]; then
 	U=$SCHED_STATE_CACHE/userland/$A_DEBIAN
-	rel=$(. /etc/os-release && echo "$VERSION_CODENAME")
-	pkgs=" busybox-static/$rel dash/$rel coreutils/$rel libc6/$rel"
+	pkgs=$(. /etc/os-release && printf " %s/$VERSION_CODENAME" busybox-static dash coreutils libc6)
 	mkdir -p "${U%/*}"
 	exec 7>"$U.lock"
 	flock 7
@@ -263,14 +253,12 @@ run_guest() {
 		sleep 1
 	done
 	kill $qpid 2>/dev/null || true
-	qrc=0
-	wait $qpid || qrc=$?
+	wait $qpid && qrc=0 || qrc=$?
 	wait $tpid || true
 	seconds=$((SECONDS - start))
 }
 run_guest
-# A kernel dead before /init is TCG's (thread=multi's cross-modifying code
-# can trap a text_poke() int3): boot once more, keeping the logs as *.boot1
+# TCG's thread=multi can trap a text_poke() int3 before /init: boot once more, logs as *.boot1
 if [[ -z $timedout ]] && ! grep -qs 'SCHED_STATE_GUEST: booted' "$OUT/console.log"; then
 	msg "the kernel died before /init: booting once more (first boot: $OUT/console.boot1.log)"
 	for f in console.log kmsg.log ktap.raw; do
@@ -281,8 +269,7 @@ fi
 
 problem() { msg "$*"; echo "$*" >>"$OUT/problems"; }
 
-# judge DIR SECONDS TIMEDOUT QRC LIMIT [PROBLEM]: one command's verdict
-# from DIR's logs into DIR (result.py write); fails if the run did
+# judge DIR SECONDS TIMEDOUT QRC LIMIT [PROBLEM]: DIR's verdict (result.py write) from its logs
 judge() {
 	local OUT=$1 seconds=$2 timedout=$3 qrc=$4 TIMEOUT=$5 l rc=0
 	strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
@@ -312,8 +299,7 @@ judge() {
 	return $rc
 }
 
-# each stream from the second command's mark on (the console's with it:
-# its uptime) goes to THEN_OUT; time, timeout and QEMU's status to the last
+# THEN_OUT: each stream from the mark on (the console's mark has its uptime)
 if [[ -n $THEN_OUT ]]; then
 	for f in console.log kmsg.log ktap.raw; do
 		sed -n '/SCHED_STATE_GUEST: then/,$p' "$OUT/$f" >"$THEN_OUT/$f"

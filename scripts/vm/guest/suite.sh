@@ -1,18 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# vm.sh's default guest command, one KTAP document: run_kselftest.sh -c
-# sched_state, then "sched_state.sh hung_task" between the marks within which
-# vm.sh accepts its kernel reports.  usage: sh /guest/suite.sh [-o SECONDS]
-# (each program's timeout; default the settings' + RACE_MS's excess over 2 s)
+# usage: sh /guest/suite.sh [-o SECONDS]: vm.sh's default command, one KTAP document of
+# run_kselftest.sh -c sched_state, then sched_state.sh hung_task between the marks within
+# which vm.sh accepts kernel reports; -o: each one's timeout (default settings' + RACE_MS > 2 s)
 # shellcheck source=SCRIPTDIR/tap.sh
 . /guest/tap.sh
 
-override=
-if [ "${1:-}" = -o ]; then
-	override=$2
-	shift 2
-fi
-[ $# -eq 0 ] || { echo "usage: sh /guest/suite.sh [-o SECONDS]"; exit 2; }
+case $#:${1:-} in
+0: | 2:-o) override=${2:-} ;;
+*) echo "usage: sh /guest/suite.sh [-o SECONDS]"; exit 2 ;;
+esac
 cd /kselftest || exit 1
 timeout=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' sched_state/settings 2>/dev/null)
 timeout=${timeout:-45}		# kselftest/runner.sh's default
@@ -22,8 +19,7 @@ fi
 timeout=${override:-$timeout}
 n=$(./run_kselftest.sh -l | grep -c '^sched_state:')
 [ "$n" -gt 0 ] || { echo "# suite.sh: no sched_state:* in kselftest-list.txt"; exit 1; }
-echo 'TAP version 13'
-echo "1..$((n + 1))"
+printf 'TAP version 13\n1..%d\n' $((n + 1))
 # the runner's header is replaced by ours; another goes through, and fails
 {
 	./run_kselftest.sh -c sched_state ${override:+-o "$override"}
@@ -44,9 +40,8 @@ echo "# $name"
 } 2>&1 | tap_nest
 echo "<6>SCHED_STATE_GUEST: hung_task end" >/dev/kmsg
 rc=$(cat /tmp/hung_task.rc)
-if [ "$rc" = 124 ]; then
-	echo "not ok $((n + 1)) $name # TIMEOUT $timeout seconds"
-else
-	tap_result $((n + 1)) "$name" "$rc"
-fi
+case $rc in
+124) echo "not ok $((n + 1)) $name # TIMEOUT $timeout seconds" ;;
+*) tap_result $((n + 1)) "$name" "$rc" ;;
+esac
 [ "$(cat /tmp/suite.rc)" = 0 ] && { [ "$rc" = 0 ] || [ "$rc" = 4 ]; }

@@ -17,8 +17,7 @@ tap_result() {
 	esac
 }
 
-# hand_back FILE [NAME]: send a text file to the host's OUT/files/NAME (default
-# FILE's name), kept only if its END came with its size (scripts/report/ktap.py)
+# hand_back FILE [NAME]: FILE to the host's OUT/files/NAME, kept if its END's size matches
 hand_back() {
 	local name=${2:-${1##*/}}
 	[ -f "$1" ] || { echo "# SCHED_STATE_FILE_MISSING $name"; return 1; }
