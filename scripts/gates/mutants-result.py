@@ -92,9 +92,8 @@ def rules():
 
 def plan(names):
     # all: grouped by the file they patch, so a reverted file is recompiled once more at most
-    for n in names:
-        if n not in KNOWN:
-            raise ValueError(f'no mutant {n}; known: {" ".join(KNOWN)}')
+    if unknown := [n for n in names if n not in KNOWN]:
+        raise ValueError(f'no mutant {unknown[0]}; known: {" ".join(KNOWN)}')
     heads = {n: header(n) for n in names or KNOWN}
     for n in names or sorted(heads, key=lambda n: (heads[n]['files'][:1], n)):
         h = heads[n]
@@ -130,6 +129,7 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     v = {'mutant': name, 'breaks': h['Breaks'], 'code': h['Code'], 'checks': h['checks'],
          'rules': [r['id'] for r in rules() if name in r['mutants']], 'kernel': kernel}
     runs = int(h.get('Runs', '1'))
+    got = {}
     if why is None:
         v.update(run=int(run), runs=runs, verdict=None, why=None, red=[], reports=0,
                  result=f'{out}/custom/vm/result.json')
@@ -142,24 +142,21 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
             r = json.load(open(v['result']))
             v.update(reports=r['counts']['reports'], seconds=r['seconds']['host'])
         why = broke(r, vmrc)
-    if why is not None:
-        v.update(verdict='broken', why=why, red=v.get('red', []))
-    else:
-        got = leaves(r)
-        v['red'] = [c for c, res in got.items() if res == 'fail']
-        also = [c for c in v['red'] if c not in h['checks']]
-        missed = [c for c in h['checks'] if got.get(c) != 'fail']
-        v['verdict'] = 'green' if missed else 'red'
-        if missed:
-            v['why'] = 'not red: ' + ', '.join(f'{c} ({got.get(c, "not run")})' for c in missed)
-            if also:
-                v['why'] += f'; red instead: {", ".join(also)}'
+        if why is None:
+            got = leaves(r)
+    red = [c for c, res in got.items() if res == 'fail']
+    also = [c for c in red if c not in h['checks']]
+    missed = [c for c in h['checks'] if got.get(c) != 'fail']
+    state = 'broken' if why is not None else 'green' if missed else 'red'
+    if state == 'green':
+        why = 'not red: ' + ', '.join(f'{c} ({got.get(c, "not run")})' for c in missed)
+        why += f'; red instead: {", ".join(also)}' if also else ''
+    v.update(verdict=state, why=why, red=red)
     json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
-    said = v['why'] if v['verdict'] != 'red' else ', '.join(h['checks'])
-    if v['verdict'] == 'red' and also:
-        said += f' (also red: {", ".join(also)})'
-    print(f"{name} {v['verdict']}" + (f" (run {run} of {runs})" if 'run' in v and runs > 1 else '')
-          + f': {said}')
+    if state == 'red':
+        why = ', '.join(h['checks']) + (f' (also red: {", ".join(also)})' if also else '')
+    print(f"{name} {state}" + (f" (run {run} of {runs})" if 'run' in v and runs > 1 else '')
+          + f': {why}')
 
 
 def coverage(result):
@@ -332,9 +329,9 @@ def gather(out, seconds, names):
               'kernel': ', '.join(f'{k} {r}' for k, r in kernels.items()),
               'date': time.strftime('%Y-%m-%d', time.gmtime())}
     text = coverage(result)
-    for name, data in (('result.json', json.dumps(result, indent=1) + '\n'),
-                       ('table.md', table(result)), ('map.md', checks_map(result)),
-                       ('coverage.txt', text)):
+    files = {'result.json': json.dumps(result, indent=1) + '\n', 'table.md': table(result),
+             'map.md': checks_map(result), 'coverage.txt': text}
+    for name, data in files.items():
         open(f'{out}/{name}', 'w').write(data)
     if set(names) == set(KNOWN):
         sys.stdout.write(text)
@@ -343,8 +340,7 @@ def gather(out, seconds, names):
               f" (a partial run: {out}/coverage.txt has every row's reason)")
     m, s = divmod(seconds, 60)
     print(f"mutants: {counts['red']} red, {counts['green']} green, {counts['broken']} broken "
-          f"of {len(mutants)} in {m} min {s} s; {out}/result.json, {out}/table.md, "
-          f"{out}/map.md, {out}/coverage.txt")
+          f"of {len(mutants)} in {m} min {s} s; " + ', '.join(f'{out}/{n}' for n in files))
     return 0 if result['ok'] else 1
 
 
