@@ -73,7 +73,7 @@ maintainers()
 }
 
 # make help: at most 25 lines, every .PHONY target; docs/variables.md: every
-# variable a script reads as ${NAME:-...} (less those scripts hand on)
+# variable a script reads with a default (less those scripts hand on)
 help_lists_all()
 {
 	local out t v bad=0
