@@ -47,14 +47,15 @@ rm -rf "$out"
 if [ "$KSRC" != "$KSRC_DEFAULT" ] || [ "$KOWN" != 1 ]; then
 	build_suite
 else
-	# keyed by what the suite's build reads
 	cached=$CACHE/kselftest/$KNAME-$({
 		echo "$KNAME $KARCH $KVER $KDIR $KFROM $(cat "$KSRC/.sched_state-pristine")"
 		gcc --version | head -n 1
 		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
 		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
-			(cd "$KSRC" && xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
-		(cd "$TOP" && sha256sum scripts/lib.sh scripts/tree/{build-kselftest.sh,module-compat.h})
+			(cd "$KSRC" &&
+				xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
+		(cd "$TOP" &&
+			sha256sum scripts/lib.sh scripts/tree/{build-kselftest.sh,module-compat.h})
 	} | sha256sum | cut -c1-12)
 	if [ ! -f "$cached/done" ]; then
 		build_suite

@@ -12,11 +12,12 @@
 # apt_root ARCH: set APT to the options of ARCH's root, refreshing it if stale
 apt_root()
 {
-	local r=$CACHE/apt/$1 main security k="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
+	local r=$CACHE/apt/$1 main security
+	local k="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
 
 	APT=(-o Dir::Etc::SourceList="$r/sources.list" -o Dir::Etc::SourceParts="$r/sources.list.d"
-	     -o Dir::State::Lists="$r/lists" -o Dir::Cache="$r/cache" -o Dir::State::status="$r/status"
-	     -o APT::Architecture="$1" -o APT::Architectures::="$1"
+	     -o Dir::State::Lists="$r/lists" -o Dir::State::status="$r/status"
+	     -o Dir::Cache="$r/cache" -o APT::Architecture="$1" -o APT::Architectures::="$1"
 	     -o Acquire::Languages=none -o APT::Sandbox::User=root)
 	mkdir -p "$r/lists/partial" "$r/cache/archives/partial" "$r/sources.list.d"
 	exec 8>"$r.lock"
@@ -26,12 +27,14 @@ apt_root()
 	main=$(debian_uri bookworm) || exit
 	security=$(debian_uri bookworm-security) || exit
 	printf '%s\n' "deb $k $main "{bookworm,bookworm-updates,sid,experimental}" main" \
-		"deb $k $security bookworm-security main" "deb-src $k $main sid main" >"$r/sources.list"
+		"deb $k $security bookworm-security main" "deb-src $k $main sid main" \
+		>"$r/sources.list"
 	say "debian: updating the private apt root for $1 ($r)"
 	if apt-get "${APT[@]}" -q --error-on=any update >"$r/update.log" 2>&1; then
 		touch "$r/updated"
 	elif [ -f "$r/updated" ]; then
-		say "debian: warning: could not refresh $r (log: $r/update.log); using its lists of $(date -r "$r/updated" +%F)"
+		say "debian: warning: could not refresh $r (log: $r/update.log);" \
+			"using its lists of $(date -r "$r/updated" +%F)"
 	else
 		tail -n 5 "$r/update.log" >&2
 		die "apt-get update for $1 failed; log: $r/update.log"
@@ -44,15 +47,18 @@ apt_root()
 case $1 in
 newest)
 	pkg=$(apt-cache "${APT[@]}" pkgnames | grep -E "^($3)\$" | sort -V | tail -n 1 || true)
-	ver=$(apt-cache "${APT[@]}" policy "$pkg" | sed -n 's/^  Candidate: //p' | grep -v '(none)' || true)
+	ver=$(apt-cache "${APT[@]}" policy "$pkg" | sed -n 's/^  Candidate: //p' |
+		grep -v '(none)' || true)
 	[ -n "$pkg" ] && [ -n "$ver" ] || die "no package matching '$3' in Debian's archive for $2"
 	echo "$pkg $ver"
 	;;
 has)
-	apt-cache "${APT[@]}" madison "${3%%=*}" | awk -v v="${3#*=}" '$3 == v { f = 1 } END { exit !f }'
+	apt-cache "${APT[@]}" madison "${3%%=*}" |
+		awk -v v="${3#*=}" '$3 == v { f = 1 } END { exit !f }'
 	;;
 depends)
-	apt-cache "${APT[@]}" depends "$3" | awk '/Depends:/ { print $2 }' | grep -E "^($4)\$" | sort -u
+	apt-cache "${APT[@]}" depends "$3" | awk '/Depends:/ { print $2 }' |
+		grep -E "^($4)\$" | sort -u
 	;;
 unpack)
 	mkdir -p "$3.debs"

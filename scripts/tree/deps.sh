@@ -10,10 +10,14 @@ pkgs=(ca-certificates busybox-static cpio fakeroot rsync bc bison flex libelf-de
       libssl-dev dwarves patch file gcc make perl python3 xz-utils)
 case ${1:-} in
 run) arches=${ARCH:-x86_64} ;;
-check)	# the static gates; sparse.sh: dpkg-source; ci-jobs.py; clean-debian.sh
-	pkgs+=(clang coccinelle ocaml dpkg-dev python3-yaml debootstrap) arches=$(arch_names) ;&
+check)
+	# the static gates; sparse.sh: dpkg-source; ci-jobs.py; clean-debian.sh
+	pkgs+=(clang coccinelle ocaml dpkg-dev python3-yaml debootstrap)
+	arches=$(arch_names)
+	;&
 patches) pkgs+=(python3-sphinx python3-sphinx-rtd-theme) ;&
-checkpatch) pkgs+=(git python3-ply python3-git) ;;	# checkpatch.pl runs spdxcheck.py
+# checkpatch.pl runs spdxcheck.py
+checkpatch) pkgs+=(git python3-ply python3-git) ;;
 *) die "usage: $0 run|checkpatch|patches|check" ;;
 esac
 for a in ${arches:-}; do
@@ -30,4 +34,4 @@ log=$BUILD/deps.log
 say "deps: installing ${missing[*]} for make $1 (log: $log)"
 { apt-get update -q && DEBIAN_FRONTEND=noninteractive \
 	apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1 ||
-	{ tail -n 15 "$log" >&2; die "apt-get install ${missing[*]} failed; log: $log"; }
+	{ tail -n 15 "$log" >&2; die "apt-get install failed; log: $log"; }

@@ -19,7 +19,6 @@ run()
 	"$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: $* failed; log: $log"; }
 }
 
-# build_kernel, debian_kernel: make $dir; kenv: its KIMAGE KDIR KVER KFROM
 build_kernel()
 {
 	local out=$dir/build log=$dir/build.log bad
@@ -30,8 +29,8 @@ build_kernel()
 	run make -C "$src" O="$out" tinyconfig
 	(cd "$src" && run scripts/kconfig/merge_config.sh -O "$out" "$out/.config" "${frags[@]}")
 	# each option's last value in the fragments ("is not set": or none)
-	bad=$(awk '
-	{ o = /^CONFIG_/ ? substr($0, 1, index($0, "=") - 1) : /^# CONFIG_.* is not set$/ ? $2 : "" }
+	bad=$(awk -F'[ =]' '
+	{ o = /^CONFIG_/ ? $1 : /^# CONFIG_.* is not set$/ ? $2 : "" }
 	o != "" && FNR == NR { have[o] = $0 }
 	o != "" && FNR != NR { want[o] = $0 }
 	END {
@@ -79,8 +78,7 @@ build)
 	dir=$CACHE/kernels/$name-$key
 	;;
 debian)
-	found=$("$debian" newest "$A_DEBIAN" "$what")
-	read -r pkg ver <<<"$found"
+	read -r pkg ver < <("$debian" newest "$A_DEBIAN" "$what") || exit
 	abi=${pkg#linux-image-}
 	abi=${abi%-unsigned}
 	dir=$CACHE/kernels/$name-$abi-$ver
@@ -98,5 +96,5 @@ if [ ! -f "$dir/env" ]; then
 		"$name" "$arch" "${kenv[@]}" >"$dir/env.tmp"
 	mv "$dir/env.tmp" "$dir/env"
 fi
-touch "$dir/used"	# make prune-cache reads the mark
+touch "$dir/used"
 echo "$dir"

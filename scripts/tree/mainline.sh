@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# mainline.sh: print the pristine tree, unpacked once into $CACHE/src from the
-# linux-source upload of mainline.pin (MAINLINE=X.Y: the newest linux-source-X.Y);
-# nothing may write into it.  mainline.sh --bump: pin the newest upload.
+# mainline.sh: print the pristine (read-only) tree, unpacked once into $CACHE/src from
+# mainline.pin's linux-source (MAINLINE=X.Y: the newest linux-source-X.Y); --bump: pin the newest.
 . "$(dirname "$0")/../lib.sh"
 
 PIN=$TOP/scripts/tree/mainline.pin
@@ -11,7 +10,7 @@ REGEX='linux-source-[0-9]+\.[0-9]+'
 
 if [ "${1:-}" = --bump ]; then
 	new=$("$debian" newest amd64 "$REGEX")
-	echo "mainline: ${PIN#"$TOP"/}: $(cat "$PIN") -> $new (a new pin rebuilds every kernel built from it: commit it)"
+	echo "mainline: pin $new (was $(cat "$PIN")); commit it: every built kernel rebuilds"
 	echo "$new" >"$PIN"
 	exit 0
 fi
@@ -19,13 +18,12 @@ fi
 
 read -r pkg ver <"$PIN"
 if [ -n "${MAINLINE:-}" ]; then
-	found=$("$debian" newest amd64 "linux-source-${MAINLINE//./\\.}")
-	read -r pkg ver <<<"$found"
+	read -r pkg ver < <("$debian" newest amd64 "linux-source-${MAINLINE//./\\.}") || exit
 # unpacked before: no look-up, so it works offline
 elif [ ! -f "$CACHE/src/${pkg}_$ver/done" ] && ! "$debian" has amd64 "$pkg=$ver"; then
-	found=$("$debian" newest amd64 "$REGEX")
-	say "mainline: warning: the pinned $pkg $ver is no longer in Debian's archive; using $found (run 'make bump-mainline' and commit the pin)"
-	read -r pkg ver <<<"$found"
+	say "mainline: warning: the pinned $pkg $ver is no longer in Debian's archive; using" \
+		"the newest (run 'make bump-mainline' and commit the pin)"
+	read -r pkg ver < <("$debian" newest amd64 "$REGEX") || exit
 fi
 dir=$CACHE/src/${pkg}_$ver
 tree=$dir/$pkg

@@ -14,7 +14,7 @@ if [ "$KSRC" = "$KSRC_DEFAULT" ]; then
 		echo "$pristine" >"$KSRC/.sched_state-pristine"
 	fi
 else
-	say "writing into your KSRC=$KSRC: the overlay's files, patches/, and a defconfig and uapi headers if it has none"
+	say "writing the overlay, patches/, and (if none) a defconfig and uapi headers into $KSRC"
 fi
 [ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree"
 say "kernel tree: $KSRC ($(make -s -C "$KSRC" kernelversion))"

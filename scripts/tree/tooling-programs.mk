@@ -2,6 +2,7 @@
 # The workshop's programs, built as lib.mk builds the suite's, into OUTPUT/:
 #   make -f tooling-programs.mk SELFTESTS=DIR OUTPUT=DIR [CROSS_COMPILE=P] [install]
 SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
+MODTESTS := $(SCRIPTS)/gates/module-tests
 CC := $(CROSS_COMPILE)gcc
 # cross-built programs are static, as the suite's
 LDFLAGS := $(if $(CROSS_COMPILE),-static)
@@ -9,7 +10,7 @@ LDFLAGS := $(if $(CROSS_COMPILE),-static)
 CFLAGS := -Wall -Wextra -O2 -D_GNU_SOURCE= -I$(SELFTESTS)/sched_state $(KHDR_INCLUDES)
 HDRS := $(wildcard $(SELFTESTS)/kselftest.h $(SELFTESTS)/sched_state/*.h)
 
-$(if $(wildcard $(SELFTESTS)/sched_state/sched_state.h),,$(error SELFTESTS=$(SELFTESTS): no overlay in it))
+$(if $(filter %/sched_state.h,$(HDRS)),,$(error SELFTESTS=$(SELFTESTS): no overlay in it))
 $(if $(OUTPUT),,$(error OUTPUT= is not set))
 
 .PHONY: all install
@@ -21,5 +22,5 @@ $(OUTPUT)/%: %.c $(HDRS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
 install: all
-	install -m 755 $(SCRIPTS)/gates/module-tests/sched_state_lifecycle.sh $(OUTPUT)/module-tests/
-	install -m 644 $(SCRIPTS)/gates/module-tests/lifecycle_lib.sh $(OUTPUT)/module-tests/
+	install -m 755 $(MODTESTS)/sched_state_lifecycle.sh $(OUTPUT)/module-tests/
+	install -m 644 $(MODTESTS)/lifecycle_lib.sh $(OUTPUT)/module-tests/
