@@ -10,8 +10,7 @@ ksft=$("$TOP/scripts/tree/build-kselftest.sh")
 out=$BUILD/$KNAME/stress
 
 say "stress on $KNAME ($KIMAGE)"
-start=$SECONDS
-rc=0
+start=$SECONDS rc=0
 "$TOP/scripts/vm/vm.sh" --timeout "${STRESS_TIMEOUT:-900}" --kimage "$KIMAGE" --ksft "$ksft" \
 	--out "$out" --guest-cmd "echo 'TAP version 13'; $cmd" >"$out.log" 2>&1 || rc=$?
 stress_figures "$out" || rc=1

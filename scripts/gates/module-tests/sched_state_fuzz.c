@@ -199,7 +199,8 @@ static bool fuzz(unsigned long inputs)
 		transact(buf, len);
 		sent++;
 		if (time(NULL) - t > HANG_S) {
-			ksft_print_msg("input %lu \"%s\" took over %d s\n", i, show(buf, len), HANG_S);
+			ksft_print_msg("input %lu \"%s\" took over %d s\n", i, show(buf, len),
+				       HANG_S);
 			return false;
 		}
 	}

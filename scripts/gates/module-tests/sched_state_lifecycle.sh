@@ -1,9 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# test_sched_state's lifecycle under abuse: a module kthread lives as long as
-# the file that started it is open, and an open file holds the module.  Each
-# part loads the module and ends with a clean rmmod.  SCHED_STATE_SEED
-# replays a run.
+# test_sched_state's lifecycle under abuse; each part loads the module and
+# ends with a clean rmmod.  SCHED_STATE_SEED replays a run.
 
 HERE=$(dirname "$(readlink -f "$0")")
 DIR=$(readlink -f "$HERE/../../sched_state")
@@ -20,10 +18,9 @@ bg=
 # within CMD...: retry CMD every 20 ms, for up to 5 s, until it succeeds
 within()
 {
-	_n=250
+	_n=0
 	until "$@"; do
-		[ "$_n" -gt 0 ] || return 1
-		_n=$((_n - 1))
+		[ $((_n += 1)) -le 250 ] || return 1
 		sleep 0.02
 	done
 }
@@ -130,8 +127,8 @@ cleanup()
 	loaded && rmmod "$MOD" 2>/dev/null
 }
 
-# Load/unload cycles: kthreads asleep in each state; rmmod is refused while
-# their files are open; once closed, the kthreads stop and rmmod works.
+# Load/unload cycles: rmmod is refused while kthreads' files are open (a
+# kthread lives as long as its file), works once they are closed
 cycles()
 {
 	ok=0
@@ -144,8 +141,7 @@ cycles()
 			fd=$((fd + 1))
 		done
 		no_kthreads
-		running=$kt
-		refused=refused
+		running=$kt refused=refused
 		{ rmmod "$MOD" 2>/dev/null || ! loaded; } && refused="not refused"
 		release 4 5 6 7 8
 		if [ "$started" -lt 4 ] || [ "$running" -ne "$started" ] ||
@@ -177,9 +173,8 @@ in_flight()
 	[ "$rmmod" = refused ] && [ "$ended" = timeout ]
 }
 
-# Clients SIGKILLed at random points, holding kthreads and asleep in the
-# module (or sched_state_test): their kthreads go with them; a sleeper left
-# in D or I is woken; none stays asleep.
+# Clients SIGKILLed at random points: their kthreads go with them; a sleeper
+# left in D or I is woken, and none stays asleep.
 random_kills()
 {
 	for i in $(seq "$KILLS"); do
@@ -201,9 +196,8 @@ random_kills()
 	[ -z "$left" ]
 }
 
-# SIGKILL in each state: a client holds a kthread in the state, then sleeps
-# in the module in it.  Killed, the interruptible and killable sleepers end
-# (Z, or '-': reaped), the others sleep on until woken; the kthreads go.
+# SIGKILL a client holding a kthread in each state and asleep in it: the
+# interruptible and killable end (Z, '-': reaped), the others sleep until woken
 each_state()
 {
 	bad=0
