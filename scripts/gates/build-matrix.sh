@@ -14,7 +14,7 @@ version=$(make -s -C "$pristine" kernelversion)
 notbuilt='sched_state: test_sched_state.ko not built, its tests will skip: '
 mkdir -p "$out"
 
-# the in-tree build, once: with vmlinux.o, make modules writes Module.symvers
+# the in-tree build, once (removed if it fails); with vmlinux.o, make modules writes Module.symvers
 tree=$CACHE/build-matrix/$(basename "$(dirname "$pristine")")
 if [ "$(cat "$tree/.build-matrix-done" 2>/dev/null)" != "$pristine" ]; then
 	say "build-matrix: in-tree $version in $tree (once; log: $out/linux.log)"
@@ -23,12 +23,9 @@ if [ "$(cat "$tree/.build-matrix-done" 2>/dev/null)" != "$pristine" ]; then
 	{ make -C "$tree" KCONFIG_ALLCONFIG="$out/small.config" allnoconfig &&
 	  make -C "$tree" -j2 vmlinux_o && make -C "$tree" -j2 modules; } >"$out/linux.log" 2>&1 &&
 		grep -qx CONFIG_PREEMPT_RT=y "$tree/.config" && echo "$pristine" >"$tree/.build-matrix-done"
+	[ -f "$tree/.build-matrix-done" ] || rm -rf "$tree"
 fi
-if [ -f "$tree/.build-matrix-done" ]; then
-	gate "mainline (KDIR=$tree)" kept "$tree" module_build "$out/src-mainline" "$tree"
-else
-	gate "mainline: building $tree failed; log: $out/linux.log" false
-fi
+gate "mainline (KDIR=$tree)" kept "$tree" module_build "$out/src-mainline" "$tree"
 
 gate "mainline-O (KDIR=$odir)" kept "$odir" module_build "$out/src-mainline-O" "$odir"
 for k in $(kernels name role=matrix arch=x86_64); do
@@ -41,11 +38,10 @@ ftree=$out/farm-linux
 fself=$ftree/tools/testing/selftests
 copy_overlay "$ftree" "$pristine" || die "could not copy $pristine to $ftree"
 
-# tuxmake: all, make -i install, a tarball; O= and KDIR= hold a .config
-# alone: no module, and its tests skip
+# tuxmake: all, make -i install, a tarball; O= and KDIR= hold a .config alone: its tests skip
 farm_tuxmake()
 {
-	local b=$out/farm-tuxmake log=$out/farm-tuxmake.log run files
+	local b=$out/farm-tuxmake log=$out/farm-tuxmake.log files run=$out/farm-tuxmake/run.log
 	local inst=$b/kselftest_install tar=$b/kselftest.tar.xz
 	local mk=(make -C "$fself" TARGETS=sched_state O="$b" KDIR="$b")
 
@@ -58,20 +54,18 @@ farm_tuxmake()
 	files=$(tar -tJf "$tar")
 	grep -qx './sched_state/sched_state_test' <<<"$files" || { echo "no sched_state_test in $tar"; return 1; }
 	! grep '\.ko$' <<<"$files" || { echo "$tar holds a .ko"; return 1; }
-	run=$("$inst/sched_state/sched_state.sh" -- -r kthread.uninterruptible.reports_state 2>&1)
-	printf '%s\n' "$run" >"$b/run.log"
-	python3 "$TOP/scripts/report/ktap.py" --log "$b/run.log" "$b/result.json" >/dev/null
-	grep -qx "# test_sched_state.ko is not in $inst/sched_state/test_module, nor found by modprobe" <<<"$run" &&
+	"$inst/sched_state/sched_state.sh" -- -r kthread.uninterruptible.reports_state >"$run" 2>&1
+	python3 "$TOP/scripts/report/ktap.py" --log "$run" "$b/result.json" >/dev/null
+	grep -qx "# test_sched_state.ko is not in $inst/sched_state/test_module, nor found by modprobe" "$run" &&
 	[ "$(result_value "$b/result.json" tests.0.name)" = kthread.uninterruptible.reports_state ] &&
 	[ "$(result_value "$b/result.json" tests.0.result)" = skip ] &&
 	[ "$(result_value "$b/result.json" tests.0.comment)" = "module not found" ] && return 0
 	echo "sched_state.sh did not say the module is not found:"
-	echo "$run" | head -n 20
+	head -n 20 "$run"
 	return 1
 }
 
-# KernelCI: kselftest-gen_tar in the kernel's O= dir, no KDIR: the .ko has
-# its vermagic; a compile error in the module fails make
+# KernelCI: gen_tar in the kernel's O= dir, no KDIR: the .ko's vermagic; a compile error fails
 farm_gen_tar()
 {
 	local c=$out/farm-gen_tar log=$out/farm-gen_tar.log rel magic rc
@@ -108,11 +102,9 @@ farm_cross()
 		${4:+KDIR="$4"} all || return 1
 	[ "$(readelf -h "$o/kselftest/sched_state/sched_state_test" | sed -n 's/^ *Machine: *//p')" = "$m" ] ||
 		{ echo "sched_state_test is not an $m program; log: $log"; return 1; }
-	if [ -z "$4" ]; then
-		grep -qxF "${notbuilt}no Module.symvers in KDIR=$o" "$log" && return 0
-		echo "KDIR was not the O= dir; log: $log"
-		return 1
-	fi
+	[ -n "$4" ] || grep -qxF "${notbuilt}no Module.symvers in KDIR=$o" "$log" ||
+		{ echo "KDIR was not the O= dir; log: $log"; return 1; }
+	[ -n "$4" ] || return 0
 	[ "$(readelf -h "$fself/sched_state/test_module/test_sched_state.ko" | sed -n 's/^ *Machine: *//p')" = "$m" ] ||
 		{ echo "no $m test_sched_state.ko; log: $log"; return 1; }
 	make -C "$fself/sched_state" ARCH="$1" CROSS_COMPILE="$2" KDIR="$4" clean >>"$log" 2>&1

@@ -5,11 +5,10 @@
 . "$(dirname "$0")/../lib.sh"
 
 [ -x "$KSRC/scripts/checkpatch.pl" ] || die "no checkpatch.pl in KSRC=$KSRC: run 'make tree'"
-files=$(cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation)
+mapfile -t files < <(cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation)
 echo "checkpatch: $KSRC/scripts/checkpatch.pl ($(make -s -C "$KSRC" kernelversion))"
-out=$(cd "$TOP" && for f in $files; do
-	perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree --terse --show-types -f "$f"
-done | grep -E ': (ERROR|WARNING|CHECK):' || true)
+out=$(cd "$TOP" && perl "$KSRC/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+	-f "${files[@]}" | grep -E ': (ERROR|WARNING|CHECK):' || true)
 [ -z "$out" ] || printf '%s\n' "$out"
-echo "checkpatch --strict: $(echo "$files" | wc -w) files, $(grep -c . <<<"$out") findings"
+echo "checkpatch --strict: ${#files[@]} files, $(grep -c . <<<"$out") findings"
 [ -z "$out" ]

@@ -17,21 +17,17 @@ security=$(debian_uri bookworm-security)
 mkdir -p "$CACHE" "$out"
 [ -n "${CLEAN_DEBIAN_INNER:-}" ] || rm -f "$out"/*.log
 
-# stage NAME CMD...: CMD, its output in $out/NAME.log; on failure, what
-# the clean system lacked, as the failing tool said
+# stage NAME CMD...: CMD into $out/NAME.log; on failure, what the clean system lacked
 stage()
 {
-	local name=$1 start=$SECONDS
+	local name=$1 start=$SECONDS log=$out/$1.log
 
 	shift
-	if "$@" >"$out/$name.log" 2>&1; then
-		say "clean-debian: $name ($((SECONDS - start)) s)"
-		return
-	fi
-	say "clean-debian: $name FAILED ($((SECONDS - start)) s); log: $out/$name.log"
-	tail -n 15 "$out/$name.log" >&2
+	"$@" >"$log" 2>&1 && { say "clean-debian: $name ($((SECONDS - start)) s)"; return; }
+	say "clean-debian: $name FAILED ($((SECONDS - start)) s); log: $log"
+	tail -n 15 "$log" >&2
 	grep -ohE '[A-Za-z0-9_.+/-]+: (command )?not found|No such file or directory: .*|fatal error: [^ ]+: No such file' \
-		"$out/$name.log" | sort -u | sed 's/^/clean-debian: missing: /' >&2 || true
+		"$log" | sort -u | sed 's/^/clean-debian: missing: /' >&2 || true
 	exit 1
 }
 
@@ -90,16 +86,14 @@ if [ $run = 1 ]; then
 	stage make-run inside 'make run'
 	stage make-run-6.12 inside 'make run KERNEL=6.12'
 fi
-# the module against each Debian kernel make check runs, after its arch's
-# packages (6.12's headers need pahole, say)
+# the module against each Debian kernel make check runs, after its arch's packages
 declare -A arches=([x86_64]=1)
 while read -r k a; do
 	[ -n "${arches[$a]:-}" ] || stage "deps-$a" inside "ARCH=$a scripts/tree/deps.sh run"
 	arches[$a]=1
 	stage "module-$k" inside "KERNEL=$k scripts/tree/build-kselftest.sh"
 done < <(kernels name,arch from=debian check!=-)
-# against the mainline tree: no kernel linked, no Module.symvers, so
-# modpost warns on the kernel's symbols
+# against the mainline tree, from a copy: no Module.symvers, so modpost only warns
 stage module-mainline inside 'make -C build/linux -j2 modules_prepare &&
 	rm -rf build/m && mkdir build/m &&
 	cp -r build/linux/tools/testing/selftests/sched_state/{*.h,test_module} build/m/ &&

@@ -36,10 +36,8 @@ patch -d "$KSRC" -p1 -R -s -f --dry-run <"$INDEX_PATCH" >/dev/null ||
 shadow=$tmp/pristine
 mkdir -p "$shadow/Documentation"
 for e in "$KSRC"/* "$KSRC"/.[!.]* "$KSRC"/Documentation/* "$KSRC"/Documentation/.[!.]*; do
-	case ${e#"$KSRC"/} in
-	Documentation|Documentation/scheduler|Documentation/output) ;;
-	*) [ ! -e "$e" ] || ln -s "$e" "$shadow/${e#"$KSRC"/}" ;;
-	esac
+	[[ ${e#"$KSRC"/} =~ ^Documentation(/scheduler|/output)?$ ]] || [ ! -e "$e" ] ||
+		ln -s "$e" "$shadow/${e#"$KSRC"/}"
 done
 cp -a "$KSRC/Documentation/scheduler" "$shadow/Documentation/"
 rm -f "$shadow/$PAGE"
@@ -50,10 +48,6 @@ build "$KSRC" prepared
 build "$shadow" pristine
 new=$({ comm -23 "$tmp/prepared.warnings" "$tmp/pristine.warnings"
 	grep -E 'sched-state|scheduler/index' "$tmp/prepared.warnings" || true; } | sort -u)
-if [ -n "$new" ]; then
-	echo "docs: new warning(s):"
-	printf '%s\n' "$new" | sed 's/^/    /'
-	exit 1
-fi
+[ -z "$new" ] || { printf 'docs: new warning(s):\n%s\n' "$(sed 's/^/    /' <<<"$new")"; exit 1; }
 echo "docs: no new warning ($PAGE and its toctree entry;" \
 	"$(wc -l <"$tmp/pristine.warnings") warning(s) without them)"

@@ -2,7 +2,6 @@
 # What static.sh and build-matrix.sh share.  Sourced after scripts/lib.sh.
 
 OVERLAY=tools/testing/selftests/sched_state
-WARNED='([Ww]arning|WARNING|[Ee]rror):'
 
 # the overlay's files, relative to TOP, as prepare-tree.sh lays them
 overlay_files()
@@ -24,14 +23,13 @@ tree_clean()
 # installed WHAT: the paths on stdin hold what run_kselftest.sh runs
 installed()
 {
-	local list f rc=0
+	local list miss
 
 	list=$(sed 's|^\./||; s|^sched_state/test_module/\(test_sched_state\.ko\)$|sched_state/\1|')
-	for f in run_kselftest.sh kselftest-list.txt kselftest/ktap_helpers.sh \
-		 sched_state/{sched_state_test,sched_state.sh,sched_state_lib.sh,settings,config,test_sched_state.ko}; do
-		grep -qx "$f" <<<"$list" || { echo "$1: no $f"; rc=1; }
-	done
-	return $rc
+	miss=$(printf '%s\n' run_kselftest.sh kselftest-list.txt kselftest/ktap_helpers.sh \
+		sched_state/{sched_state_test,sched_state.sh,sched_state_lib.sh,settings,config,test_sched_state.ko} |
+		grep -vxF -f <(printf '%s\n' "$list"))
+	[ -z "$miss" ] || { echo "$1: no ${miss//$'\n'/, }"; return 1; }
 }
 
 # snapshot KDIR: each file's type, size and time, and Module.symvers' checksum
@@ -44,19 +42,18 @@ snapshot()
 logged()
 {
 	"${@:2}" >"$1" 2>&1 || { tail -n 20 "$1"; echo "failed; log: $1"; return 1; }
-	! grep -E "$WARNED" "$1" || { echo "warned; log: $1"; return 1; }
+	! grep -E '([Ww]arning|WARNING|[Ee]rror):' "$1" || { echo "warned; log: $1"; return 1; }
 }
 
 # kept KDIR CMD...: CMD, and KDIR unchanged by it
 kept()
 {
-	local before
+	local before d
 
 	before=$(snapshot "$1")
 	"${@:2}" || return 1
-	[ "$(snapshot "$1")" = "$before" ] && return 0
-	echo "KDIR=$1 changed:"
-	diff <(echo "$before") <(snapshot "$1") | grep '^[<>]' | head -n 4
+	d=$(diff <(echo "$before") <(snapshot "$1")) && return 0
+	printf 'KDIR=%s changed:\n%s\n' "$1" "$(grep '^[<>]' <<<"$d" | head -n 4)"
 	return 1
 }
 

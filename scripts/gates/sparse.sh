@@ -25,7 +25,6 @@ if [ ! -x "$out/sparse" ]; then
 	install -D -m 755 "$src/src/sparse" "$out.tmp/sparse"
 	mv "$out.tmp" "$out"
 fi
-# the test kbuild applies
 [ ! -x "$KSRC/scripts/checker-valid.sh" ] || [ "$("$KSRC/scripts/checker-valid.sh" "$out/sparse")" = 1 ] ||
 	die "$out/sparse fails $KSRC/scripts/checker-valid.sh"
 echo "$out/sparse"
