@@ -23,10 +23,63 @@ import ktap
 from ktap import load, verdict
 
 DEFAULT = 'selftests: sched_state: sched_state.sh'
+# kernel log lines that count as a kernel report
+REPORT = re.compile('|'.join((
+    'WARNING:', 'BUG:', 'Oops', 'kernel BUG at', 'general protection fault', 'Kernel panic',
+    'INFO: task .* blocked.* for more than',  # hung task ("blocked in I/O wait")
+    'INFO: possible', 'INFO: .*detected stall', 'hard LOCKUP',  # lockdep, RCU, NMI watchdog
+    '={40,}', 'KASAN:', 'UBSAN:', 'kmemleak:.*suspected memory leak',  # lockdep/KASAN banner
+    'Call [Tt]race:', 'RIP:', 'Internal error:', 'Unable to handle kernel',  # arm's die(), faults
+    'do not call blocking ops when !TASK_RUNNING')))
+HUNG = re.compile(r'INFO: task sched_state/uni:[0-9]+ blocked for more than [0-9]+ seconds\.$')
+FRAME = re.compile(r'\[ *[0-9.]+\] +(\[[0-9a-f]+\] +)*(\? )?[^ ]+\+0x[0-9a-f]+/0x[0-9a-f]+')
+MARK = re.compile(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: hung_task (begin|end)')
 
 
 def reported(c):
     return f"kernel reports: {c['reports']} ({c['accepted']} expected hung-task reports accepted)"
+
+
+def scan(dmesg):
+    """dmesg.log's kernel reports less the hung-task part's (guest/suite.sh): its task's
+    report, trace (to x86's </TASK> or arm64's last frame) and lockdep's locks; and the
+    part's {begin, end: (line, uptime)}"""
+    reports, accepted, marks, part, st = [], [], {}, False, ''
+    for n, l in enumerate(open(dmesg, errors='replace', newline='\n'), 1):
+        l = l.rstrip('\n')
+        line = {'line': n, 'text': l}
+        if m := MARK.fullmatch(l):
+            marks.setdefault(m[2], (n, float(m[1]) if m[1] else None))
+            part = m[2] == 'begin'
+            continue
+        if part and HUNG.search(l):
+            accepted.append(line)
+            st = 'report'
+            continue
+        if st in ('report', 'trace', 'task'):
+            if '</TASK>' in l:
+                st = 'after'
+                continue
+            if re.search('Call [Tt]race:', l):
+                st = 'trace'
+                continue
+            if st == 'trace' and '<TASK>' in l:
+                st = 'task'
+            if st != 'trace' or FRAME.match(l):
+                continue
+            st = 'after'
+        if st == 'after' and 'Showing all locks held in the system:' in l:
+            st = 'locks'
+            continue
+        if st == 'locks':
+            st = '' if '====================' in l else st
+            continue
+        if st == 'after' and re.fullmatch(r'\[ *[0-9.]+\] *', l):
+            continue
+        st = ''
+        if REPORT.search(l):
+            reports.append(line)
+    return reports, accepted, marks
 
 
 def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
@@ -38,9 +91,11 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
         print(f'vm.sh: {problems[0]}')
     console = open(f'{out}/console.txt', errors='replace').read()
     parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
-    for p in parsed['problems']:
+    reports, accepted, marks = scan(f'{out}/dmesg.log')
+    found = [f"kernel report: dmesg.log:{k['line']}:{k['text']}" for k in reports]
+    for p in found + parsed['problems']:
         print(f'vm.sh: {p}')
-    problems += parsed['problems']
+    problems += found + parsed['problems']
 
     def uptime(what):
         m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
@@ -50,17 +105,7 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
         booted, since = uptime('then'), 'its start'  # --then-cmd's part
     rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
 
-    def numbered(name):
-        return [{'line': int(n), 'text': text} for n, _, text in
-                (l.rstrip('\n').partition(':') for l in open(f'{out}/{name}'))]
-    reports, accepted = numbered('reports'), numbered('accepted')
-    # the hung-task part: its marks in the kernel log (guest/suite.sh)
-    marks = {'begin': (None, None), 'end': (None, None)}
-    for n, l in enumerate(open(f'{out}/dmesg.log', errors='replace'), 1):
-        m = re.fullmatch(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: hung_task (begin|end)\n?', l)
-        if m and marks[m[2]][0] is None:
-            marks[m[2]] = (n, float(m[1]) if m[1] else None)
-    (begin, t0), (end, t1) = marks['begin'], marks['end']
+    (begin, t0), (end, t1) = (marks.get(k, (None, None)) for k in ('begin', 'end'))
     part = {'dmesg_lines': [begin, end]} if begin else None
     hung_secs = round(t1 - t0, 2) if begin and None not in (t0, t1) else None
     r = {
