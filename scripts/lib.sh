@@ -26,7 +26,6 @@ die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 2; }
 # gate NAME CMD...: run one check, say PASS or FAIL with its time, count it;
 # "gates WHAT" prints the counts and fails if any gate failed.
 passed=0
-failed=0
 failures=()
 
 gate()
@@ -37,15 +36,14 @@ gate()
 	say "${0##*/}: $name"
 	"$@" || { verdict=FAIL; failures+=("$name"); }
 	[ $verdict = FAIL ] || passed=$((passed + 1))
-	failed=${#failures[@]}
 	echo "$verdict: $name ($((SECONDS - start)) s)"
 }
 
 gates()
 {
-	[ "$failed" -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
-	echo "$1: $passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
+	[ ${#failures[@]} -eq 0 ] || printf 'failed: %s\n' "${failures[@]}"
+	echo "$1: $passed passed, ${#failures[@]} failed"
+	[ ${#failures[@]} -eq 0 ]
 }
 
 # debian_uri SUITE: the archive URI this machine's apt takes SUITE from
@@ -181,12 +179,6 @@ pick_kernel()
 	KPICKED=$req$'\x1e'$KARCH$'\x1f'$KIMAGE$'\x1f'$KVER$'\x1f'$KDIR$'\x1f'$KFROM
 	export KARCH KPICKED
 	[ -f "$KDIR/Makefile" ] || die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
-}
-
-# matrix_record NAME RESULT_JSON RC: NAME's entry in $BUILD/matrix.json
-matrix_record()
-{
-	python3 "$TOP/scripts/report/result.py" matrix "$BUILD/matrix.json" "$1" "$KVER" "$2" "$3"
 }
 
 # result_value RESULT_JSON KEY[.KEY...]: one value of a result.json

@@ -169,11 +169,11 @@ git_in "$PTREE" checkout -q -f --detach base
 docs "$CHK/base" || { cat "$CHK/base.docs"; die "the base's docs build failed"; }
 echo "patches --check: on $BASE_DESC, the module against KDIR=${KDIR:-(not set: not built)}," \
 	"the base's docs (docs.sh): $(wc -l <"$CHK/base.warnings") warning(s)"
-for ((k = 1; k <= ${#PATCHES[@]} && failed == 0; k++)); do	# each needs the one before
+for ((k = 1; k <= ${#PATCHES[@]} && ${#failures[@]} == 0; k++)); do	# each needs the one before
 	patch=$(find "$OUT" -name "$(printf %04d "$k")-*.patch")
 	gate "${patch##*/}" check_patch "$k" "$patch"
 done
-[ "$failed" -gt 0 ] || gate "the applied series is the final tree" bash -c \
+[ ${#failures[@]} -gt 0 ] || gate "the applied series is the final tree" bash -c \
 	'cd "$0" && ! find . -type f ! -exec cmp -s {} "$1/{}" \; -printf "  %P differs\n" | grep .' \
 	"$WORK/final" "$PTREE"
 [ -z "${KDIR:-}" ] || gate "the builds left KDIR=$KDIR as it was" \

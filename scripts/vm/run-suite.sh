@@ -18,7 +18,7 @@ rc=0
 "$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" "${then[@]}" "$@" || rc=$?
 [ -f "$out/result.json" ] || exit $rc
 python3 "$TOP/scripts/report/results.py" --kernel "$KNAME" --release "$KVER" "$out" >&2 || rc=1
-matrix_record "$KNAME" "$out/result.json" "$rc"
+python3 "$TOP/scripts/report/result.py" matrix "$BUILD/matrix.json" "$KNAME" "$KVER" "$out/result.json" $rc
 [ -n "${then:-}" ] && [ $rc = 0 ] || exit $rc
 QUICK=1 "$TOP/scripts/bench/bench.sh" --report "$KNAME" && b=done || b="FAILED (not part of the suite's verdict)"
 say "make run: the suite passed; the quick benchmark $b"
