@@ -25,8 +25,7 @@ KBUILDS = {"arm": "kbuild-gcc-14-arm-kselftest", "arm64": "kbuild-gcc-14-arm64-k
 
 
 def read(*parts):
-    with open(os.path.join(*parts)) as f:
-        return f.read()
+    return open(os.path.join(*parts)).read()
 
 
 def load(name):
@@ -70,8 +69,7 @@ def check_job(jobs):
     mv = rules.get("min_version") or {}
     v = (mv.get("version"), mv.get("patchlevel"))
     if not all(type(x) is int for x in v) or v < MIN_VERSION:
-        p.append(f"{w} rules.min_version {mv!r}: not a version from "
-                 f"{MIN_VERSION[0]}.{MIN_VERSION[1]} on")
+        p.append(f"{w} rules.min_version {mv!r}: not from {MIN_VERSION[0]}.{MIN_VERSION[1]} on")
     return p
 
 
@@ -95,8 +93,7 @@ def check_scheduler(sched, jobs):
         if rt.get("type") != "lava" or not rt.get("name"):
             p.append(f"{w}: runtime {rt!r} is no LAVA lab")
         plats = e.get("platforms")
-        if not isinstance(plats, list) or not plats or \
-                not all(isinstance(x, str) and x for x in plats):
+        if not isinstance(plats, list) or not all(isinstance(x, str) and x for x in plats or [""]):
             p.append(f"{w}: no platforms")
         if e.get("job") == JOB:
             seen |= {a for a, k in KBUILDS.items() if ev.get("name") == k}
@@ -173,11 +170,8 @@ def main(argv):
     if argv:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    timeout = jobs["jobs"].get(JOB, {}).get("params", {}).get("job_timeout")
-    return verdict(check_all(jobs, sched, tux),
-                   f"ci-jobs: {JOB} (timeout {timeout} min), "
-                   f"{len(sched.get('scheduler', []))} scheduler entries, "
-                   "tuxlava KSelftestSchedState")
+    return verdict(check_all(jobs, sched, tux), f"ci-jobs: {JOB}, {len(sched.get('scheduler', []))}"
+                   " scheduler entries, tuxlava KSelftestSchedState")
 
 
 if __name__ == "__main__":

@@ -133,13 +133,12 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
 def running(lines):
     """The program, and the harness test in it, a cut-short TAP was in."""
     prog = test = None
-    for line in lines:
-        m = RUNNING.match(line)
-        if m and m[1]:
+    for m in filter(None, map(RUNNING.match, lines)):
+        if m[1]:
             prog, test = m[1], None
-        elif m and m[2]:
+        elif m[2]:
             test = m[2]
-        elif m and m[3] == test:
+        elif m[3] == test:
             test = None
     if prog is None:
         return 'no kselftest program had started'
@@ -147,16 +146,13 @@ def running(lines):
 
 
 # the report tools' shared helpers
-
-
 def tally(c):
     return f"{c['top']} top-level, {c['pass']} pass, {c['skip']} skip, {c['fail']} fail " \
         "(nested included)"
 
 
 def load(path):
-    with open(path) as f:
-        return json.load(f)
+    return json.load(open(path))
 
 
 def write(path, result):     # replaced at once

@@ -22,7 +22,7 @@ take()
 take_last()
 {
 	local n
-	n=$(grep -nxF -- "$2" "$TOP/$1" | cut -d: -f1)
+	n=$(grep -nxF -- "$2" "$TOP/$1" | cut -d: -f1) || n=
 	[[ $n =~ ^[0-9]+$ ]] && [ "$(sed -n "$((n - 1)),$((n + 1))p" "$TOP/$1")" = $'\n'"$2"$'\n'"$3" ] &&
 		[ "$(tail -n +"$n" "$TOP/$1" | grep -cxF -- "$3")" = 1 ] || die "$1: no last section \"$2\": follow it in $0"
 	take "$1" "$((n - 1)),\$d"
