@@ -6,7 +6,7 @@ usage: mutants-result.py --plan [NAME...]   name, kernel (- default), module 0/1
        mutants-result.py --judge OUT NAME VMRC RUN KERNEL | --broken OUT NAME WHY KERNEL
        mutants-result.py OUT SECONDS NAME...   OUT/{result.json,table.md,map.md,coverage.txt}
        mutants-result.py --readme RESULT_JSON   to mutants/result.json and docs/mutants.md
-       mutants-result.py --check | --cover | --coverage [RESULT_JSON]
+       mutants-result.py --check | --cover | --coverage
        mutants-result.py --repath DIR OLD NEW [OLD NEW...]   in the files and links under DIR
 """
 import json
@@ -27,7 +27,6 @@ KNOWN = sorted(f[:-len('.patch')] for f in os.listdir(MUTANTS) if f.endswith('.p
 # fixture.variant.test, fixture.test, global.test
 CHECK = re.compile(r'[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+){1,2}')
 HEADER = ('Breaks', 'Code', 'Checks', 'Build', 'Kernel', 'Runs', 'Race-ms')
-RACE_MS_MAX = 30000	# the harness's bound on SCHED_STATE_RACE_MS
 CRASH = ('Kernel panic', 'Oops', 'kernel BUG at', 'general protection fault',
          'Unable to handle kernel')
 
@@ -60,7 +59,7 @@ def header(name):
     head['checks'] = split(head['Checks'], f'{path}: Checks: ')
     if head.get('Build', 'module') != 'module':
         raise ValueError(f'{path}: Build: is "module" or absent')
-    for key, low, high in (('Runs', 1, 10), ('Race-ms', 1, RACE_MS_MAX)):
+    for key, low, high in (('Runs', 1, 10), ('Race-ms', 1, 30000)):  # the guest's bound
         v = head.get(key)
         if v is not None and not (v.isdigit() and low <= int(v) <= high):
             raise ValueError(f'{path}: {key}: {v} is not in {low}..{high}')
@@ -117,9 +116,10 @@ def broke(r, vmrc):
         return next((p for p in r['problems'] if p.startswith('TIMEOUT')), 'VM timeout')
     # a crash, if only in part: what the suite saw then is its doing
     crash = [k['text'].strip() for k in r['kernel_reports'] if any(c in k['text'] for c in CRASH)]
-    crash += [p for p in r['problems'] if 'guest crashed or hung' in p or 'QEMU exited' in p]
     if crash:
         return crash[0]
+    if r['guest_rc'] is None:
+        return "the guest crashed or hung: no 'SCHED_STATE_GUEST: done' line"
     return 'the suite reported no result' if r['counts']['top'] == 0 else None
 
 
@@ -128,18 +128,17 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     h = header(name)
     v = {'mutant': name, 'breaks': h['Breaks'], 'code': h['Code'], 'checks': h['checks'],
          'rules': [r['id'] for r in rules() if name in r['mutants']], 'kernel': kernel}
-    runs = int(h.get('Runs', '1'))
     got = {}
     if why is None:
-        v.update(run=int(run), runs=runs, verdict=None, why=None, red=[], reports=0,
-                 result=f'{out}/custom/vm/result.json')
+        v.update(run=int(run), runs=int(h.get('Runs', '1')), verdict=None, why=None, red=[],
+                 reports=0)
         if 'Race-ms' in h:
             v['race_ms'] = int(h['Race-ms'])
         with suppress(OSError, ValueError):
             v['build_seconds'] = int(open(f'{out}/build_seconds').read())
         r = None
         with suppress(OSError, ValueError):
-            r = json.load(open(v['result']))
+            r = json.load(open(f'{out}/custom/vm/result.json'))
             v.update(reports=r['counts']['reports'], seconds=r['seconds']['host'])
         why = broke(r, vmrc)
         if why is None:
@@ -155,7 +154,7 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
     if state == 'red':
         why = ', '.join(h['checks']) + (f' (also red: {", ".join(also)})' if also else '')
-    print(f"{name} {state}" + (f" (run {run} of {runs})" if 'run' in v and runs > 1 else '')
+    print(f"{name} {state}" + (f" (run {run} of {v['runs']})" if v.get('runs', 1) > 1 else '')
           + f': {why}')
 
 
@@ -186,7 +185,6 @@ def coverage(result):
 
 
 def md(head, rows, *tail):
-    """A markdown table: the head, its rule, a line per row, then TAIL's lines."""
     lines = [f"| {' | '.join(r)} |" for r in [head, ['---'] * len(head)] + rows]
     return '\n'.join(lines + list(tail)) + '\n'
 
@@ -216,15 +214,14 @@ def table(result):
         rows.append([f"`{v['mutant']}`", ', '.join(f'`{r}`' for r in v.get('rules', [])),
                      (v.get('code') or '').replace('|', '\\|'), v.get('kernel', ''),
                      v['verdict'] + ran, what])
-    c, t, cov = result['counts'], result['times'], result.get('coverage')
+    c, t, cov = result['counts'], result['times'], result['coverage']
     m, s = divmod(result['seconds'], 60)
     tail = ['', f"{c['red']} red, {c['green']} green, {c['broken']} broken of {len(rows)} "
             f"mutants; {m} min {s} s in all, the control runs included: {t['build']} s "
             f"building and staging, {t['vm']} s in the VMs, the rest waiting for the "
             "machine's VM lock (other guests)."]
-    if cov:
-        tail += ['', f"Rule inventory (`mutants/rules.tsv`): {cov['covered']} of "
-                 f"{cov['rows']} rules have a check and a mutant that turned it red in this run."]
+    tail += ['', f"Rule inventory (`mutants/rules.tsv`): {cov['covered']} of "
+             f"{cov['rows']} rules have a check and a mutant that turned it red in this run."]
     return md(['mutant', 'rule', 'the kernel code it breaks', 'kernel', 'verdict',
                'checks that went red'], rows, *tail)
 
@@ -275,7 +272,6 @@ def check():
                 for n in sorted(set(KNOWN) - ran)]
         bad += [f'mutants/result.json: {n} has no mutants/{n}.patch'
                 for n in sorted(ran - set(KNOWN))]
-        # the names are the suite's: those its control runs reported
         named = {c for x in rows + list(heads.values()) for c in x['checks']}
         bad += [f"{c}: named in mutants/ but not a check of the last make mutants' control runs"
                 for c in sorted(named - set(result['checks']))]
@@ -291,21 +287,19 @@ def cover(result):
                  ": a one-line regression each, in the kernel file named; the suite must "
                  "turn red:", 72, break_on_hyphens=False)
     for v in result['mutants']:
-        what = ', '.join(v.get('checks') or v['red']) \
-            if v['verdict'] == 'red' else v.get('why') or ''
+        what = ', '.join(v['checks']) if v['verdict'] == 'red' else v['why']
         rule = f" [{', '.join(v['rules'])}]" if v.get('rules') else ''
         lines.append(f"  {v['mutant']} ({(v.get('code') or '').split(':')[0]}, "
                      f"{v.get('kernel')}){rule}:")
         lines += wrap(f"{v['verdict']}: {what}", 72, initial_indent='    ',
                       subsequent_indent='    ')
-    c, cov = result['counts'], result.get('coverage')
+    c, cov = result['counts'], result['coverage']
     lines.append(f"  {c['red']} red, {c['green']} green, {c['broken']} broken "
                  f"of {len(result['mutants'])}.")
-    if cov:
-        lines += wrap(f"Rule inventory (mutants/rules.tsv): {cov['covered']} of {cov['rows']} "
-                      "rules of the task-state code have a check and a mutant that turned it "
-                      "red; each other row says why (no check, no booting mutant, or not "
-                      "testable from a selftest).", 72)
+    lines += wrap(f"Rule inventory (mutants/rules.tsv): {cov['covered']} of {cov['rows']} "
+                  "rules of the task-state code have a check and a mutant that turned it "
+                  "red; each other row says why (no check, no booting mutant, or not "
+                  "testable from a selftest).", 72)
     return '\n'.join(lines) + '\n'
 
 
@@ -333,11 +327,7 @@ def gather(out, seconds, names):
              'map.md': checks_map(result), 'coverage.txt': text}
     for name, data in files.items():
         open(f'{out}/{name}', 'w').write(data)
-    if set(names) == set(KNOWN):
-        sys.stdout.write(text)
-    else:
-        print(text.split(', and why:')[0].replace('\n', ' ') +
-              f" (a partial run: {out}/coverage.txt has every row's reason)")
+    print(text.split(', and why:')[0].replace('\n', ' ') + f" ({out}/coverage.txt says why)")
     m, s = divmod(seconds, 60)
     print(f"mutants: {counts['red']} red, {counts['green']} green, {counts['broken']} broken "
           f"of {len(mutants)} in {m} min {s} s; " + ', '.join(f'{out}/{n}' for n in files))
@@ -354,9 +344,8 @@ def repath(top, *args):
     for d, _, names in os.walk(top):
         for p in (os.path.join(d, n) for n in names):
             if os.path.islink(p):
-                link = sub(os.readlink(p).encode())
-                os.unlink(p)
-                os.symlink(link, p)
+                os.symlink(sub(os.readlink(p).encode()), f'{p}.new')
+                os.replace(f'{p}.new', p)
             elif b'\0' not in (data := open(p, 'rb').read()) and sub(data) != data:
                 st = os.stat(p)
                 open(p, 'wb').write(sub(data))
@@ -372,19 +361,18 @@ def main(a):
             verdict(a[1], a[2], a[5], vmrc=a[3], run=a[4])
         elif cmd == '--broken' and len(a) == 5:
             verdict(a[1], a[2], a[4], why=a[3])
-        elif cmd == '--coverage' and len(a) <= 2:
-            sys.stdout.write(coverage(json.load(open(a[1] if a[1:] else KEPT))))
+        elif a == ['--coverage']:
+            sys.stdout.write(coverage(json.load(open(KEPT))))
         elif a == ['--cover']:
             sys.stdout.write(cover(json.load(open(KEPT))))
         elif a == ['--check']:
             return check()
         elif cmd == '--readme' and len(a) == 2:
             result = json.load(open(a[1]))
-            for v in result['mutants']:
-                v.pop('result', None)	# this machine's path
             text = readme(result)
             open(KEPT, 'w').write(json.dumps(result, indent=1) + '\n')
             open(README, 'w').write(text)
+            print("mutants: docs/mutants.md's tables and mutants/result.json made anew")
         elif cmd == '--repath' and len(a) >= 4 and len(a) % 2 == 0:
             repath(*a[1:])
         elif len(a) >= 2 and not cmd.startswith('-'):

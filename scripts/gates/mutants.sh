@@ -48,7 +48,7 @@ revert()
 }
 
 # kmake LOG: the incremental build
-kmake() { nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "$(basename "$image")" modules >"$1" 2>&1; }
+kmake() { nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "${image##*/}" modules >"$1" 2>&1; }
 
 # stage NAME IMAGE: for NAME's run, the image and the suite built on $obj
 stage()
@@ -81,22 +81,17 @@ landed()
 	wait "$vm_pid" || rc=$?
 	vm_pid=
 	if [ "$n" = "$control" ]; then
-		[ "$rc" -eq 0 ] ||
-			die "the unmutated $kname kernel fails the suite (rc $rc): $OUT/$n/run.log"
-		s=$(result_value "$OUT/$n/custom/vm/result.json" seconds.host)
-		echo "$n (no mutant) passed the suite in $s s"
+		[ "$rc" -eq 0 ] || die "$n: the kernel fails the suite (rc $rc): $OUT/$n/run.log"
+		echo "$n (no mutant) passed the suite"
 		return
 	fi
 	line=$(python3 "$RESULT" --judge "$OUT/$n" "$n" "$rc" "$run" "$kname")
-	if [[ $line == "$n green"* ]] && [ "$run" -lt "${runs_of[$n]}" ]; then
-		say "mutants: $line: again"
-		mv "$OUT/$n/custom/vm" "$OUT/$n/custom/vm.$run"
-		mv "$OUT/$n/run.log" "$OUT/$n/run.$run.log"
-		boot "$n"
-		landed $((run + 1))
-		return
-	fi
 	echo "$line"
+	[[ $line == "$n green"* ]] && [ "$run" -lt "${runs_of[$n]}" ] || return 0
+	mv "$OUT/$n/custom/vm" "$OUT/$n/custom/vm.$run"
+	mv "$OUT/$n/run.log" "$OUT/$n/run.$run.log"
+	boot "$n"
+	landed $((run + 1))
 }
 
 # per kernel, in a locked copy ($src: pristine tree hard-linked; $obj: its build, paths and
@@ -107,8 +102,7 @@ trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null
 rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control*
 for kname in "${knames[@]}"; do
 	kdir=$("$TOP/scripts/tree/kernel.sh" "$kname")
-	base=$(. "$kdir/env" && echo "$KDIR")
-	image=$(. "$kdir/env" && echo "${KIMAGE#"$KDIR"/}")
+	read -r base image < <(. "$kdir/env" && echo "$KDIR ${KIMAGE#"$KDIR"/}")
 	work=$CACHE/mutants/$(basename "$kdir")
 	src=$work/src
 	obj=$work/build
@@ -133,7 +127,6 @@ for kname in "${knames[@]}"; do
 
 	n=$(printf '%s\n' "${kernel_of[@]}" | grep -cx "$kname")
 	say "mutants: $kname: the control run, no mutant, then $n mutants (logs: $OUT/<name>/)"
-	rm -rf "${OUT:?}/$control"
 	mkdir -p "$OUT/$control"
 	t0=$SECONDS
 	kmake "$OUT/$control/build.log" && stage "$control" "$obj/$image" ||
@@ -150,14 +143,12 @@ for kname in "${knames[@]}"; do
 		for f in $(files "$p"); do
 			# out of its hard link to the pristine tree
 			cp -p --remove-destination "$pristine/$f" "$src/$f"
-			[ "$(stat -c %i "$src/$f")" != "$(stat -c %i "$pristine/$f")" ] ||
-				die "$src/$f is still the pristine tree's file"
+			[ ! "$src/$f" -ef "$pristine/$f" ] || die "$src/$f is the pristine file"
 		done
 		echo "$p ${module_of[$n]}" >"$work/applied"
 		current=$n
 		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" || die "$n does not apply"
-		why=
-		img=$obj/$image
+		why='' img=$obj/$image
 		if [ "${module_of[$n]}" = 1 ]; then
 			say "mutants: $n: the module only, on the unmutated kernel"
 			img=$OUT/$control/bzImage	# $obj's is the last kernel mutant's
@@ -181,9 +172,6 @@ done
 
 rc=0
 python3 "$RESULT" "$OUT" "$SECONDS" "${names[@]}" || rc=$?
-if [ $# -eq 0 ]; then
-	python3 "$RESULT" --readme "$OUT/result.json"
-	say "mutants: docs/mutants.md's tables and mutants/result.json made anew from this run"
-fi
+[ $# -gt 0 ] || python3 "$RESULT" --readme "$OUT/result.json"
 exit $rc
 }
