@@ -17,7 +17,7 @@ ADDED=$(cat "${PATCHES[@]/%//files}")
 TOUCHED=$(find "${PATCHES[@]}" -maxdepth 1 -name '*.diff' -exec sed -n 's|^+++ b/||p' {} + |
 	cut -f1 | sort -u | { grep -vxF "$ADDED" || true; } | paste -sd' ')
 ROOTS=$(cut -d/ -f1 <<<"$ADDED" | sort -u | paste -sd' ')
-BASE=${PATCHES_BASE:-$("$TOP/scripts/tree/mainline.sh")} || die "no pristine tree (scripts/tree/mainline.sh)"
+BASE=${PATCHES_BASE:-$("$TOP/scripts/tree/mainline.sh")}
 [ -f "$BASE/MAINTAINERS" ] || die "PATCHES_BASE=$BASE is not a kernel tree"
 BASE_VER=v$(make -s -C "$BASE" kernelversion | sed 's/^\([0-9]*\.[0-9]*\)\.0/\1/')
 if [ "$(git -C "$BASE" rev-parse --show-toplevel 2>/dev/null)" = "$BASE" ]; then
@@ -82,10 +82,8 @@ tested=$(python3 "$TOP/scripts/report/result.py" tested "$BUILD/matrix.json") ||
 mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
 benched=$(python3 "$TOP/scripts/bench/bench.py" cover) || die "no bench/result.json: run make bench"
 unsigned=
-[ -n "$sob" ] || unsigned=$'\n\n'$(fmt -w 72 <<<"Not signed off: this series was generated as \
-$ident, which is not a real address, and a Signed-off-by certifies the DCO.  To sign it off, \
-generate it again with PATCHES_SIGNOFF=\"Your Name <you@example.org>\" make patches, or run git \
-rebase --signoff on it.")
+[ -n "$sob" ] || unsigned=$'\n\n'$(fmt -w 72 <<<"Not signed off: a Signed-off-by certifies the \
+DCO, and $ident is not a real address.  PATCHES_SIGNOFF=\"Name <email>\" make patches signs it.")
 git_in "$GEN" config branch.sched_state.description \
 	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched$unsigned"$'\n\n'"$BASE_LINE"
 git_in "$GEN" -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}

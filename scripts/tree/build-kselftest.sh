@@ -20,10 +20,27 @@ run()
 	"${@:2}" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "$1 failed; log: $log"; }
 }
 
-build_suite()
-{
-	local mod=$BUILD/$KNAME/module pmake=() o compat
-
+rm -rf "$out"
+cached=
+if [ "$KSRC" = "$KSRC_DEFAULT" ] && [ "$KOWN" = 1 ]; then
+	cached=$CACHE/kselftest/$KNAME-$({
+		echo "$KNAME $KARCH $KVER $KDIR $KFROM $(cat "$KSRC/.sched_state-pristine")"
+		gcc --version | head -n 1
+		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
+		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
+			(cd "$KSRC" &&
+				xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
+		(cd "$TOP" &&
+			sha256sum scripts/lib.sh scripts/tree/{build-kselftest.sh,module-compat.h})
+	} | sha256sum | cut -c1-12)
+	if [ -d "$cached/kselftest" ]; then
+		say "sched_state for $KNAME: sources unchanged, built before ($cached)"
+		cp -a "$cached/kselftest" "$out"
+	fi
+fi
+if [ ! -d "$out" ]; then
+	mod=$BUILD/$KNAME/module
+	pmake=()
 	if [ -n "$A_CROSS" ]; then
 		# the arch's uapi headers, in the O= directory the selftests take them from
 		o=$BUILD/o-$KARCH
@@ -41,36 +58,15 @@ build_suite()
 	run "building test_sched_state.ko" make -C "$mod/test_module" KDIR="$KDIR" \
 		"${cross[@]}" "${compat[@]}"
 	cp "$mod/test_module/test_sched_state.ko" "$out/sched_state/test_module/"
-}
-
-rm -rf "$out"
-if [ "$KSRC" != "$KSRC_DEFAULT" ] || [ "$KOWN" != 1 ]; then
-	build_suite
-else
-	cached=$CACHE/kselftest/$KNAME-$({
-		echo "$KNAME $KARCH $KVER $KDIR $KFROM $(cat "$KSRC/.sched_state-pristine")"
-		gcc --version | head -n 1
-		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
-		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
-			(cd "$KSRC" &&
-				xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
-		(cd "$TOP" &&
-			sha256sum scripts/lib.sh scripts/tree/{build-kselftest.sh,module-compat.h})
-	} | sha256sum | cut -c1-12)
-	if [ ! -f "$cached/done" ]; then
-		build_suite
+	if [ -n "$cached" ]; then
 		# whole or not at all: a concurrent build of the same key may win
 		mkdir -p "$CACHE/kselftest"
 		tmp=$(mktemp -d "$cached.XXXXXX")
 		cp -a "$out" "$tmp/kselftest"
-		touch "$tmp/done"
 		mv -T "$tmp" "$cached" 2>/dev/null || rm -rf "$tmp"
-	else
-		say "sched_state for $KNAME: sources unchanged, built before ($cached)"
-		cp -a "$cached/kselftest" "$out"
 	fi
-	touch "$cached/used"
 fi
+[ -z "$cached" ] || touch "$cached/used"
 
 # the workshop's programs and module: not what a CI farm ships, nor in the key
 seed=$BUILD/$KNAME/seed

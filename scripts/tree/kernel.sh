@@ -67,9 +67,8 @@ case $from in
 build)
 	src=$("$TOP/scripts/tree/mainline.sh")
 	tree=$(cat "$(dirname "$src")/done")
-	for f in base "$arch" ${what//-/}; do
-		frags+=("$TOP/scripts/tree/kconfig/$f.config")
-	done
+	frags=("$TOP"/scripts/tree/kconfig/{base,"$arch"}.config)
+	[ "$what" = - ] || frags+=("$TOP/scripts/tree/kconfig/$what.config")
 	frags+=("$TOP/tools/testing/selftests/sched_state/config")
 	# the options alone: a comment in a fragment rebuilds nothing
 	key=$({ echo "$RECIPE $arch"; echo "$tree"
@@ -91,7 +90,6 @@ flock 9
 if [ ! -f "$dir/env" ]; then
 	rm -rf "$dir"
 	"${from}_kernel"
-	# env marks $dir complete
 	printf 'KNAME=%q\nKARCH=%q\nKIMAGE=%q\nKDIR=%q\nKVER=%q\nKFROM=%q\n' \
 		"$name" "$arch" "${kenv[@]}" >"$dir/env.tmp"
 	mv "$dir/env.tmp" "$dir/env"

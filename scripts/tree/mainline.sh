@@ -26,7 +26,6 @@ elif [ ! -f "$CACHE/src/${pkg}_$ver/done" ] && ! "$debian" has amd64 "$pkg=$ver"
 	read -r pkg ver < <("$debian" newest amd64 "$REGEX") || exit
 fi
 dir=$CACHE/src/${pkg}_$ver
-tree=$dir/$pkg
 mkdir -p "$CACHE/src"
 exec 9>"$dir.lock"
 flock 9
@@ -36,8 +35,8 @@ if [ ! -f "$dir/done" ]; then
 	"$debian" unpack amd64 "$dir/deb" "$pkg=$ver"
 	tar -C "$dir" -xf "$dir/deb/usr/src/$pkg.tar.xz"
 	rm -rf "$dir/deb"
-	[ -f "$tree/Makefile" ] || die "$pkg $ver did not unpack into $tree"
+	[ -f "$dir/$pkg/Makefile" ] || die "$pkg $ver did not unpack into $dir/$pkg"
 	echo "$pkg $ver" >"$dir/done"
 fi
 touch "$dir/used"
-echo "$tree"
+echo "$dir/$pkg"

@@ -13,11 +13,9 @@ if [ "$KSRC" = "$KSRC_DEFAULT" ]; then
 		cp -al "$pristine" "$KSRC"
 		echo "$pristine" >"$KSRC/.sched_state-pristine"
 	fi
-else
-	say "writing the overlay, patches/, and (if none) a defconfig and uapi headers into $KSRC"
 fi
 [ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree"
-say "kernel tree: $KSRC ($(make -s -C "$KSRC" kernelversion))"
+say "laying the overlay and patches/ into $KSRC ($(make -s -C "$KSRC" kernelversion))"
 
 rm -rf "$SELFTESTS/sched_state"
 (cd "$TOP" && git ls-files -co --exclude-standard -- tools Documentation) |

@@ -6,8 +6,7 @@
 
 days=${DAYS:-14}
 [[ $days =~ ^[0-9]+$ ]] || die "DAYS=$days: not a number"
-for d in "$CACHE"/kernels/*/ "$CACHE"/src/*/ "$CACHE"/kselftest/*/; do
-	d=${d%/}
+for d in "$CACHE"/{kernels,src,kselftest}/*; do
 	[ -d "$d" ] || continue
 	ref=$d/used
 	[ -e "$ref" ] || ref=$d

@@ -1,12 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# The workshop's programs, built as lib.mk builds the suite's, into OUTPUT/:
+# The workshop's programs, built as lib.mk builds the suite's (static if cross), into OUTPUT/:
 #   make -f tooling-programs.mk SELFTESTS=DIR OUTPUT=DIR [CROSS_COMPILE=P] [install]
 SCRIPTS := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))..)
-MODTESTS := $(SCRIPTS)/gates/module-tests
+MODTESTS := $(addprefix $(SCRIPTS)/gates/module-tests/,sched_state_lifecycle.sh lifecycle_lib.sh)
 CC := $(CROSS_COMPILE)gcc
-# cross-built programs are static, as the suite's
 LDFLAGS := $(if $(CROSS_COMPILE),-static)
-# -D_GNU_SOURCE= as lib.mk passes it
 CFLAGS := -Wall -Wextra -O2 -D_GNU_SOURCE= -I$(SELFTESTS)/sched_state $(KHDR_INCLUDES)
 HDRS := $(wildcard $(SELFTESTS)/kselftest.h $(SELFTESTS)/sched_state/*.h)
 
@@ -22,5 +20,4 @@ $(OUTPUT)/%: %.c $(HDRS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LDLIBS)
 
 install: all
-	install -m 755 $(MODTESTS)/sched_state_lifecycle.sh $(OUTPUT)/module-tests/
-	install -m 644 $(MODTESTS)/lifecycle_lib.sh $(OUTPUT)/module-tests/
+	cp -p $(MODTESTS) $(OUTPUT)/module-tests/
