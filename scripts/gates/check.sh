@@ -19,21 +19,16 @@ REPORT=$TOP/scripts/report
 # must fail both.
 prove_tap() { prove --exec cat "$1"; }
 kunit_tap() { python3 "$KSRC/tools/testing/kunit/kunit.py" parse "$1"; }
-TAP_CONSUMERS=(prove_tap kunit_tap)
 
 consumers()
 {
-	local vm=$BUILD/$1/vm f c
+	local vm=$BUILD/$1/vm c
 
 	[ -s "$vm/ktap.tap" ] || { echo "no TAP at $vm/ktap.tap"; return 1; }
 	python3 "$REPORT/result.py" flat "$vm/result.json" "$vm/flat.tap" "$vm/planted.tap" ||
 		return 1
-	for f in ktap flat; do
-		for c in "${TAP_CONSUMERS[@]}"; do
-			$c "$vm/$f.tap" || return 1
-		done
-	done
-	for c in "${TAP_CONSUMERS[@]}"; do
+	for c in prove_tap kunit_tap; do
+		$c "$vm/ktap.tap" && $c "$vm/flat.tap" || return 1
 		! $c "$vm/planted.tap" >/dev/null 2>&1 ||
 			{ echo "$c passed $vm/planted.tap, which has a failure"; return 1; }
 	done
@@ -123,31 +118,15 @@ non_root()
 
 # the mutants make check runs: one per kernel file they break
 CHECK_MUTANTS=(proc-stopped-traced-letters ttwu-mask-wakes-normal freezer-skips-freezable)
-mutant_tables()
-{
-	gate "docs/mutants.md's tables are mutants/result.json's, which has every mutant" \
-		python3 "$TOP/scripts/gates/mutants-result.py" --check
-}
 
 # kdir NAME: the kernel's build tree
 kdir() { (KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null; echo "$KDIR"); }
-
-# the suite on kernel $1, and with $2 = 1 hostile input and lifecycle
-kernel_gates()
-{
-	gate "VM run on the $1 kernel" env KERNEL="$1" "$TOP/scripts/vm/run-suite.sh"
-	gate "TAP consumers on the $1 run (prove, kunit.py parse; flat; a planted failure)" consumers "$1"
-	[ "$2" = 1 ] || return 0
-	gate "hostile input and lifecycle on the $1 kernel" env KERNEL="$1" "$TOP/scripts/gates/stress.sh"
-}
 
 rm -f "$BUILD/matrix.json"
 gate "deps and tree" bash -c '"$0"/deps.sh check && "$0"/prepare-tree.sh' "$TOP/scripts/tree"
 gate "a clean Debian 12: make deps, the module against 6.12 and mainline$([ $full = 1 ] && echo ', make run')" \
 	"$TOP/scripts/gates/clean-debian.sh" $([ $full = 1 ] && echo --run)
 gate "checkpatch --strict" "$TOP/scripts/gates/checkpatch.sh"
-# check-full's run of every mutant writes the tables anew: checked after it
-[ $full = 1 ] || mutant_tables
 gate "make help names every target, docs/variables.md every variable" help_lists_all
 gate "docs build adds no warning" "$TOP/scripts/gates/docs.sh"
 gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
@@ -172,10 +151,16 @@ bg=$!
 trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
 say "check.sh: building ${later[*]} in the background (log: $BUILD/kernels.bg.log)"
 
+# the suite on each kernel; for "all", hostile input and lifecycle
 runs=()
 for p in "${plan[@]}"; do
-	kernel_gates "${p%:*}" "$([ "${p#*:}" = all ] && echo 1 || echo 0)"
-	runs+=("$BUILD/${p%:*}/vm")
+	k=${p%:*}
+	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/vm/run-suite.sh"
+	gate "TAP consumers on the $k run (prove, kunit.py parse; flat; a planted failure)" \
+		consumers "$k"
+	[ "${p#*:}" != all ] || gate "hostile input and lifecycle on the $k kernel" \
+		env KERNEL="$k" "$TOP/scripts/gates/stress.sh"
+	runs+=("$BUILD/$k/vm")
 done
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	python3 "$REPORT/results.py" --names "${runs[@]/%//result.json}"
@@ -190,7 +175,9 @@ gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of ever
 		python3 "$0"/results.py --check "$@"' "$REPORT" "${runs[@]}"
 gate "kernel mutants: $([ $full = 1 ] && echo "all of mutants/" || echo "${CHECK_MUTANTS[*]}") turn the suite red" \
 	"$TOP/scripts/gates/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
-[ $full = 0 ] || mutant_tables
+# after the mutants: a run of every mutant writes the tables anew
+gate "docs/mutants.md's tables are mutants/result.json's, which has every mutant" \
+	python3 "$TOP/scripts/gates/mutants-result.py" --check
 gate "CI job entries (kernelci-pipeline, tuxlava) load and fit the suite" \
 	bash -c 'python3 "$0" --self-test >/dev/null && python3 "$0"' "$REPORT/ci-jobs.py"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \

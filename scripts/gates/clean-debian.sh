@@ -86,12 +86,9 @@ if [ $run = 1 ]; then
 	stage make-run inside 'make run'
 	stage make-run-6.12 inside 'make run KERNEL=6.12'
 fi
-# the module against each Debian kernel make check runs, after its arch's packages
-declare -A arches=([x86_64]=1)
+# make build (its arch's packages, the module) for each Debian kernel make check runs
 while read -r k a; do
-	[ -n "${arches[$a]:-}" ] || stage "deps-$a" inside "ARCH=$a scripts/tree/deps.sh run"
-	arches[$a]=1
-	stage "module-$k" inside "KERNEL=$k scripts/tree/build-kselftest.sh"
+	stage "module-$k" inside "make build ARCH=$a KERNEL=$k"
 done < <(kernels name,arch from=debian check!=-)
 # against the mainline tree, from a copy: no Module.symvers, so modpost only warns
 stage module-mainline inside 'make -C build/linux -j2 modules_prepare &&

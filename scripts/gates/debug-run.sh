@@ -27,11 +27,6 @@ echo "== debug kernel run"
 echo "kernel: $(. "$dir/env" && echo "$KVER ($KFROM)")"
 figures=0
 stress_figures "$out/vm" || figures=1
-if [ -f "$out/vm/result.json" ]; then
-	python3 "$TOP/scripts/report/result.py" summary "$out/vm/result.json"
-else
-	echo "no $out/vm/result.json: vm.sh did not finish"
-fi
 report=$out/vm/files/kmemleak.txt
 if [ -f "$report" ]; then
 	leaks=$(grep -c '^unreferenced object' "$report" || true)

@@ -122,13 +122,8 @@ cocci_gate()
 	! grep "^$mod/" "$log" | grep -v "^$mod/static_canary.c:"
 }
 
-for t in clang spatch ocamlopt rsync; do
-	command -v "$t" >/dev/null ||
-		die "$t missing: install the Debian packages clang coccinelle ocaml rsync"
-done
 [ ${#KDIRS[@]} -gt 0 ] || die "STATIC_KDIRS is empty: name the kernel build trees"
 SPARSE=$("$TOP/scripts/gates/sparse.sh") || die "no usable sparse (scripts/gates/sparse.sh)"
-[ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree: run 'make tree'"
 for f in $(overlay_files); do
 	cmp -s "$TOP/$f" "$KSRC/$f" || die "$KSRC/$f is not the repository's: run 'make tree'"
 done

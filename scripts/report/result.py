@@ -8,7 +8,6 @@ usage: result.py write OUT KIMAGE ARCH ACCEL SECONDS LIMIT TIMEDOUT [NAME=VALUE.
        result.py matrix MATRIX NAME RELEASE RESULT RC
        result.py tested MATRIX
        result.py stress OUT
-       result.py summary RESULT
        result.py farm-default RESULT
        result.py host RESULT              (CHILD_CHECKS in the environment)
        result.py nobody OUT RC1 RC2       (CHILD_CHECKS in the environment)
@@ -209,15 +208,6 @@ def stress(out):
     if missing:
         print('missing or failed results: ' + ' '.join(missing))
         return 1
-
-
-def summary(result):
-    # a run's times and counts, three lines
-    r = load(result)
-    c, s = r['counts'], r['seconds']
-    print(f"boot-to-done: {s['guest_run']} s in the guest, {s['host']} s on the host")
-    print(f"tests: {ktap.tally(c)}")
-    print(reported(c))
 
 
 def farm_default(result):
