@@ -32,6 +32,8 @@ mapfile -t missing < <(printf '%s\n' "${pkgs[@]}" | sort -u | grep -vxFf <(dpkg-
 mkdir -p "$BUILD"
 log=$BUILD/deps.log
 say "deps: installing ${missing[*]} for make $1 (log: $log)"
-{ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-	apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1 ||
+# another apt (a second make, unattended-upgrades) holds dpkg's lock: wait for it
+lock=(-o DPkg::Lock::Timeout=600)
+{ apt-get "${lock[@]}" update -q && DEBIAN_FRONTEND=noninteractive \
+	apt-get "${lock[@]}" install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1 ||
 	{ tail -n 15 "$log" >&2; die "apt-get install failed; log: $log"; }
