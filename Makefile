@@ -8,6 +8,7 @@
 #   make check     the gate CI runs (.ci/run), as docs/check.md says
 #   make check-full  the same on every kernel of every arch
 #   make mutants   each mutants/*.patch must turn the suite red (MUTANTS=a,b)
+#   make race-power  race.lost_wakeups' catch rate on the barrier mutant (KEEP=1)
 #   make bench     the commit's benchmarks, mainline vs mainline-rt (QUICK=1)
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style
 #   make patches   the series in build/patches/ (CHECK=1: am, build, checkpatch)
@@ -28,7 +29,7 @@ MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
 comma := ,
 
-.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache mutants clean
+.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache mutants race-power clean
 
 help:
 	@sed -n 's/^#   /  /p' Makefile
@@ -76,6 +77,9 @@ prune-cache:
 
 mutants: tree
 	@scripts/gates/mutants.sh $(subst $(comma), ,$(MUTANTS))
+
+race-power: tree
+	@scripts/gates/race-power.sh $(if $(KEEP),--keep) $(RUNS)
 
 clean:
 	rm -rf build

@@ -11,6 +11,7 @@ usage: result.py write OUT KIMAGE ARCH ACCEL SECONDS LIMIT TIMEDOUT [NAME=VALUE.
        result.py farm-default RESULT
        result.py host RESULT              (CHILD_CHECKS in the environment)
        result.py nobody OUT RC1 RC2       (CHILD_CHECKS in the environment)
+       result.py race OUT RUNS KERNEL MUTANT RUN_DIR CONTROL_RUN_DIR
 """
 import json
 import os
@@ -290,6 +291,43 @@ def nobody(out, rc1, rc2):
     if seen[0] != seen[1]:
         bad.append('sched_state.sh and sched_state_test differ in their results')
     bad += [f'sched_state.sh as nobody ran {c}' for c in open(f'{out}/calls').read().splitlines()]
+    return verdict(bad)
+
+
+LOST = re.compile(r'lost_wakeups:([0-9]+) of ([0-9]+) wakeups lost in ([0-9]+) ms$')
+
+
+def race(out, runs, kernel, mutant, *dirs):
+    """race-power.sh's runs of race.lost_wakeups, on the barrier mutant and the control."""
+    doc, bad = {'check': 'race.lost_wakeups', 'kernel': kernel, 'runs': int(runs)}, []
+    for key, d in zip(('mutant', 'control'), dirs):
+        r = load(f'{d}/result.json')
+        got = []
+        for t in r['tests']:
+            m = [LOST.search(x) for x in t['diagnostics']]
+            m = next((x for x in m if x), None)
+            if t['name'] == 'race.lost_wakeups' and m:
+                got.append({'lost': int(m[1]), 'rounds': int(m[2]), 'ms': int(m[3]),
+                            'result': t['result']})
+        caught = sum(g['result'] == 'fail' for g in got)
+        skipped = sum(g['result'] == 'skip' for g in got)
+        doc[key] = {'accel': r['accel'], 'caught': caught,
+                    'skipped': skipped, 'passed': len(got) - caught - skipped, 'runs': got}
+        if len(got) != doc['runs'] or r['kernel_reports']:
+            bad.append(f'{d}: {len(got)} of {runs} runs reported, '
+                       f'{len(r["kernel_reports"])} kernel reports')
+    doc['mutant']['name'] = os.path.basename(mutant)
+    if doc['control']['caught']:
+        bad.append(f"the control lost wakeups in {doc['control']['caught']} runs")
+    m, c = doc['mutant'], doc['control']
+    ms = m['runs'][0]['ms'] if m['runs'] else 0
+    doc['summary'] = (f"without the barrier, {m['caught']} of {runs} runs of {ms} ms lost a "
+                      f"wakeup ({m['skipped']} skipped: too few rounds); with it, "
+                      f"{c['caught']} of {runs} ({c['skipped']} skipped); {m['accel']}: "
+                      "QEMU's timing on this host, not a CPU's")
+    doc['date'] = time.strftime('%Y-%m-%d')
+    ktap.write(out, doc)
+    print(f"race-power: {doc['summary']}; {out}")
     return verdict(bad)
 
 

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# race-power.sh [RUNS]: the catch rate of race.lost_wakeups at its default duration.  Boots
+# the barrier mutant's and the control's suites of the last make mutants run RUNS times
+# each in one guest; writes $BUILD/race/result.json (with --keep, also mutants/race.json).
+. "$(dirname "$0")/../lib.sh"
+
+keep=0
+[ "${1:-}" != --keep ] || { keep=1; shift; }
+runs=${1:-20}
+mut=$BUILD/mutants/set-current-state-no-barrier
+kname=$(kernels name role=default)
+ctl=$BUILD/mutants/control-$kname
+for d in "$mut" "$ctl"; do
+	[ -f "$d/bzImage" ] && [ -d "$d/custom/kselftest" ] ||
+		die "no $d: make mutants MUTANTS=set-current-state-no-barrier first"
+done
+out=$BUILD/race
+rm -rf "$out"
+mkdir -p "$out/root"
+# each run as a farm's -r run of the one check, module loaded and unloaded
+cat >"$out/root/race.sh" <<-EOF2
+	cd /kselftest/sched_state || exit 1
+	for i in \$(seq $runs); do ./sched_state.sh -r race.lost_wakeups; done
+EOF2
+for d in "$mut" "$ctl"; do
+	n=${d##*/}
+	say "race-power: $runs runs of race.lost_wakeups on $n (log: $out/$n.log)"
+	"$TOP/scripts/vm/vm.sh" --kimage "$d/bzImage" --ksft "$d/custom/kselftest" \
+		--out "$out/$n" --extra "$out/root" --guest-cmd "sh /race.sh" \
+		--timeout $((runs * 15 + 120)) >"$out/$n.log" 2>&1 || true
+done
+python3 "$TOP/scripts/report/result.py" race "$out/result.json" "$runs" "$kname" "$mut" \
+	"$out/${mut##*/}" "$out/${ctl##*/}"
+[ $keep = 0 ] || cp "$out/result.json" "$TOP/mutants/race.json"
