@@ -120,7 +120,8 @@ static int sched_state_parse(const char *arg)
 
 static void sched_state_kthread_put(struct sched_state_sleeper *s)
 {
-	kthread_stop_put(s->task);
+	kthread_stop(s->task);
+	put_task_struct(s->task);
 	remove_wait_queue(&s->wq, &s->wait);
 	kfree(s);
 }
@@ -161,7 +162,7 @@ int sched_state_kthread(struct sched_state_req *req)
 	i = sched_state_parse(req->argv[1]);
 	if (i < 0)
 		return i;
-	s = kzalloc_obj(*s, GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	task = kthread_create(sched_state_kthread_fn, s, "sched_state/%s",
