@@ -32,8 +32,7 @@ die()
 
 unload()
 {
-	loaded || return 0
-	rmmod "$MOD" || die "rmmod $MOD failed"
+	unload_module || die "rmmod $MOD failed"
 }
 
 # A harness timeout SIGKILLs the test's process group, fixture teardown
@@ -46,6 +45,7 @@ cleanup()
 	if [ -n "$ours" ]; then
 		unload
 	fi
+	debugfs_restore
 }
 
 if [ "$1" = hung_task ]; then
@@ -64,7 +64,9 @@ else
 	[ "$prog" = sched_state_hung_task ] && hung_task_save
 	trap cleanup EXIT
 	trap 'exit 1' INT TERM
-	if module_usable; then
+	if module_usable && loaded; then
+		echo "# using the $MOD already loaded; not unloading it"
+	elif [ -z "$why" ]; then
 		ours=1
 		if ! load; then
 			how=modprobe

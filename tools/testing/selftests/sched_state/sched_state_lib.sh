@@ -6,6 +6,8 @@
 
 MOD=test_sched_state
 KO=
+CONTROL=/sys/kernel/debug/$MOD/control
+debugfs_mounted=
 
 loaded()
 {
@@ -33,14 +35,48 @@ module_usable()
 		why="module not found"
 	elif [ ! -r /proc/modules ]; then
 		why="no module support"
-	elif ! grep -q " /sys/kernel/debug debugfs " /proc/mounts &&
-	     ! mount -t debugfs none /sys/kernel/debug 2>/dev/null; then
-		why="no debugfs"
-	elif loaded && ! rmmod "$MOD"; then
-		# loaded by someone else, with parameters we do not know
-		why="module busy"
+	elif ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then
+		if mount -t debugfs none /sys/kernel/debug 2>/dev/null; then
+			debugfs_mounted=1
+		else
+			why="no debugfs"
+		fi
 	fi
 	[ -z "$why" ]
+}
+
+# wake_sleepers: a harness timeout SIGKILLs a test's processes, but one
+# asleep in the module in D or I dies only once woken, holding the control
+# file until then: wake each of the harness's tasks asleep so
+wake_sleepers()
+{
+	for stat in /proc/[0-9]*/stat; do
+		{ read -r line <"$stat"; } 2>/dev/null || continue
+		case $line in
+		*" (sched_state_tes) "[DI]" "*) ;;
+		*) continue ;;
+		esac
+		{ echo "wake ${line%% *}" >"$CONTROL"; } 2>/dev/null
+	done
+}
+
+# unload: the module, once the sleepers woken above are gone (SETTLE_MS)
+unload_module()
+{
+	loaded || return 0
+	wake_sleepers
+	for _ in $(seq 50); do
+		rmmod "$MOD" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	rmmod "$MOD"
+}
+
+# debugfs_restore: unmount debugfs if module_usable mounted it
+debugfs_restore()
+{
+	[ -n "$debugfs_mounted" ] && umount /sys/kernel/debug
+	debugfs_mounted=
 }
 
 # The sysctls sched_state_hung_task lowers while it runs,
@@ -93,8 +129,10 @@ freezer_restore()
 		if [ -d "$cg" ]; then
 			echo "# thawing $cg (found $(cat "$cg/freezer.state"))"
 			echo THAWED >"$cg/freezer.state"
+			# only the harness's own
 			while read -r pid; do
-				kill -KILL "$pid"
+				[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sched_state_tes ] &&
+					kill -KILL "$pid"
 			done <"$cg/cgroup.procs"
 			for _ in 1 2 3 4 5 6 7 8 9 10; do
 				rmdir "$cg" 2>/dev/null && break
