@@ -1355,6 +1355,120 @@ TEST_F_TIMEOUT(loadavg, fold, 40)
 	EXPECT_TRUE(loadavg_in_range(_metadata, &self->s));
 }
 
+/*
+ * The hung-task detector (kernel/hung_task.c) counts a task blocked in
+ * TASK_UNINTERRUPTIBLE longer than hung_task_timeout_secs, never a killable
+ * or an idle one, in hung_task_detect_count
+ * (Documentation/admin-guide/sysctl/kernel.rst).  With hung_task_warnings
+ * at 0 it counts and prints nothing: the run leaves no report in the log.
+ * sched_state_hung_task shows the report itself.  sched_state.sh restores
+ * the sysctls after a harness timeout.
+ */
+#define HUNG_SYSCTL	"/proc/sys/kernel/hung_task_"
+/* with a 1 s timeout the detector scans each 1 s: a sleeper counts within 3 */
+#define HUNG_MS		3500
+
+FIXTURE(hung_task_count) {
+	int fd;
+	char timeout[32], warnings[32];
+};
+
+FIXTURE_VARIANT(hung_task_count) {
+	const char *name;
+	bool counted;
+};
+
+FIXTURE_VARIANT_ADD(hung_task_count, uninterruptible) {
+	.name = "uninterruptible",
+	.counted = true,
+};
+
+FIXTURE_VARIANT_ADD(hung_task_count, killable) {
+	.name = "killable",
+	.counted = false,
+};
+
+FIXTURE_VARIANT_ADD(hung_task_count, idle) {
+	.name = "idle",
+	.counted = false,
+};
+
+/* Read sysctl hung_task_@name into @buf, then write @value if not NULL. */
+static int hung_sysctl(const char *name, char *buf, size_t len,
+		       const char *value)
+{
+	char path[96];
+	ssize_t n;
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), HUNG_SYSCTL "%s", name);
+	fd = open(path, value ? O_RDWR : O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	if (n < 0 || (value && pwrite(fd, value, strlen(value), 0) < 0))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static long hung_count(void)
+{
+	char buf[32];
+
+	return hung_sysctl("detect_count", buf, sizeof(buf), NULL) ? -1 :
+	       atol(buf);
+}
+
+FIXTURE_SETUP(hung_task_count)
+{
+	const char *why = no_module();
+	char buf[32];
+
+	self->fd = -1;
+	if (!why && access(HUNG_SYSCTL "timeout_secs", W_OK))
+		why = "needs CONFIG_DETECT_HUNG_TASK";
+	if (!why && hung_count() < 0)
+		why = "no kernel.hung_task_detect_count";
+	if (!why && (hung_sysctl("panic", buf, sizeof(buf), NULL) ||
+		     atoi(buf)))
+		why = "kernel.hung_task_panic is set";
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, hung_sysctl("warnings", self->warnings,
+				 sizeof(self->warnings), "0"));
+	ASSERT_EQ(0, hung_sysctl("timeout_secs", self->timeout,
+				 sizeof(self->timeout), "1"));
+}
+
+FIXTURE_TEARDOWN(hung_task_count)
+{
+	char buf[32];
+
+	kthread_stop(&self->fd);
+	if (self->timeout[0])
+		hung_sysctl("timeout_secs", buf, sizeof(buf), self->timeout);
+	if (self->warnings[0])
+		hung_sysctl("warnings", buf, sizeof(buf), self->warnings);
+}
+
+/* A D sleeper is counted within HUNG_MS, a K or I one is not. */
+TEST_F(hung_task_count, detector)
+{
+	long before = hung_count(), now = before;
+	int ms;
+
+	ASSERT_LE(0, before);
+	ASSERT_LT(0, kthread_start(variant->name, &self->fd));
+	for (ms = 0; ms < HUNG_MS && now == before; ms += 100) {
+		sleep_ms(100);
+		now = hung_count();
+	}
+	TH_LOG("hung_task_detect_count %ld -> %ld in %d ms", before, now, ms);
+	EXPECT_EQ(variant->counted, now > before);
+}
+
 /* The lost-wakeup race, for SCHED_STATE_RACE_MS (default, and at most). */
 #define RACE_MS		2000
 #define RACE_MAX_MS	SCHED_STATE_MAX_BUSY_MS
