@@ -1185,46 +1185,18 @@ TEST_F(load, nr_uninterruptible)
 }
 
 /*
- * The load average as the kernel keeps it, avenrun[0]: fixed point with
- * FSHIFT bits, one fold per LOAD_FREQ of
- * load = (load * EXP_1 + active * (FIXED_1 - EXP_1)) / FIXED_1
+ * Each LOAD_FREQ (5 s and a tick) calc_global_load() folds the active
+ * tasks into avenrun[0], the 1-minute average, fixed point with FSHIFT
+ * bits: load = load * e + active * (1 - e), e = EXP_1 / FIXED_1
  * (include/linux/sched/loadavg.h, kernel/sched/loadavg.c).
  */
-#define FSHIFT		11
-#define FIXED_1		2048UL		/* 1 << FSHIFT */
-#define EXP_1		1884UL
+#define FIXED_1		2048
+#define EXP_1		1884
 #define LOAD_FREQ_MS	5000
-/* LOAD_FREQ is 5 s and a tick; a tick is 10 ms at most (HZ >= 100) */
-#define LOAD_FREQ_MAX_MS (LOAD_FREQ_MS + 10)
-/* how far the fold and our clock may be apart at either end */
+/* a tick is 10 ms at most (HZ >= 100); how far fold and clock may differ */
 #define LOAD_SLACK_MS	100
-/* calc_load_n(), catching up after an idle stretch, rounds otherwise */
-#define LOAD_ROUND	1
 
-/* calc_load(): one fold of @load with @active tasks counted */
-static unsigned long calc_load(unsigned long load, unsigned long active)
-{
-	unsigned long newload;
-
-	active *= FIXED_1;
-	newload = load * EXP_1 + active * (FIXED_1 - EXP_1);
-	if (active >= load)
-		newload += FIXED_1 - 1;
-	return newload / FIXED_1;
-}
-
-static unsigned long calc_load_folds(unsigned long load, unsigned long active,
-				     int folds)
-{
-	while (folds-- > 0)
-		load = calc_load(load, active);
-	return load;
-}
-
-/*
- * /proc/loadavg's first figure in hundredths; -1 on error.  fs/proc/loadavg.c
- * shows avenrun[0] + FIXED_1/200, its fraction cut to two digits.
- */
+/* /proc/loadavg's first figure in hundredths, within 0.5 of it; -1 on error */
 static long load1(void)
 {
 	unsigned int whole, frac;
@@ -1239,37 +1211,12 @@ static long load1(void)
 	return load;
 }
 
-/* avenrun[0] as /proc/loadavg shows it, in hundredths */
-static long shown(unsigned long avenrun)
-{
-	return (avenrun + FIXED_1 / 200) * 100 / FIXED_1;
-}
-
-/* the least avenrun[0] that shows as @load hundredths */
-static unsigned long avenrun_min(long load)
-{
-	unsigned long a = (load * FIXED_1 + 99) / 100;
-
-	return a > FIXED_1 / 200 ? a - FIXED_1 / 200 : 0;
-}
-
 static long now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
-/* Folds in @ms: at least (conservatively), and at most. */
-static int folds_min(long ms)
-{
-	return ms > LOAD_SLACK_MS ? (ms - LOAD_SLACK_MS) / LOAD_FREQ_MAX_MS : 0;
-}
-
-static int folds_max(long ms)
-{
-	return (ms + LOAD_SLACK_MS) / LOAD_FREQ_MS + 1;
 }
 
 FIXTURE(loadavg) {
@@ -1291,28 +1238,25 @@ FIXTURE_TEARDOWN(loadavg)
 }
 
 /*
- * One measurement: the load before, LOAD_THREADS D sleepers started and
- * asleep (t1), then until the first fold that surely saw them all, one
- * that /proc/loadavg shows more than LOAD_SLACK_MS after t1, or a fold's
- * time whatever it shows, and the load after.  Returns whether it is at
- * least the least that the folds the time allows, of all but LOAD_NOISE
- * sleepers, can bring, after a fold that may have seen none of them while
- * they started.
+ * One measurement: LOAD_THREADS D sleepers started and asleep (t1), the
+ * load seen, then the first fold more than LOAD_SLACK_MS after t1, or a
+ * fold's time whatever it shows.  At least all but LOAD_NOISE sleepers
+ * were active in it: from below, one fold brings the load at least
+ * (A - load) * (1 - e) nearer to A = LOAD_THREADS - LOAD_NOISE, and more
+ * folds bring it nearer still; from above it stays above A.  One
+ * hundredth is allowed for /proc/loadavg's rounding at each end.
  */
 static bool loadavg_in_range(struct __test_metadata *_metadata,
 			     struct sleepers *s)
 {
-	long before, seen, after, t0, t1, t2, bound = LONG_MAX, b;
-	int pre, pre_max, n, lo, hi;
-	unsigned long a;
+	const long active = (LOAD_THREADS - LOAD_NOISE) * 100L;
+	long seen, after, t1, t2, bound;
 
-	before = load1();
-	t0 = now_ms();
-	ASSERT_LE(0, before);
 	sleepers_start(_metadata, s, "uninterruptible");
 	t1 = now_ms();
 	seen = load1();
-	for (t2 = t1; t2 - t1 < LOAD_FREQ_MAX_MS + 2 * LOAD_SLACK_MS;
+	ASSERT_LE(0, seen);
+	for (t2 = t1; t2 - t1 < LOAD_FREQ_MS + 3 * LOAD_SLACK_MS;
 	     t2 = now_ms()) {
 		sleep_ms(10);
 		after = load1();
@@ -1321,30 +1265,17 @@ static bool loadavg_in_range(struct __test_metadata *_metadata,
 		seen = after;
 	}
 	after = load1();
-	t2 = now_ms();
-
-	lo = after != seen ? 1 : folds_min(t2 - t1);
-	hi = folds_max(t2 - t0);
-	pre_max = t1 - t0 + LOAD_SLACK_MS < LOAD_FREQ_MS ? 1 : hi;
-	for (pre = 0; pre <= pre_max; pre++) {
-		a = calc_load_folds(avenrun_min(before), 0, pre);
-		for (n = lo; n + pre <= hi; n++) {
-			b = shown(calc_load_folds(a, LOAD_THREADS - LOAD_NOISE,
-						  n));
-			bound = b < bound ? b : bound;
-		}
-	}
-	TH_LOG("load1 %ld.%02ld -> %ld.%02ld in %ld ms, %d-%d folds: want >= %ld.%02ld",
-	       before / 100, before % 100, after / 100, after % 100, t2 - t0,
-	       lo, hi, bound / 100, bound % 100);
-	return after >= bound - LOAD_ROUND;
+	bound = seen >= active ? active :
+		seen + (active - seen) * (FIXED_1 - EXP_1) / FIXED_1;
+	TH_LOG("load1 %ld.%02ld -> %ld.%02ld %ld ms after %d D sleepers: want >= %ld.%02ld",
+	       seen / 100, seen % 100, after / 100, after % 100, t2 - t1,
+	       LOAD_THREADS, bound / 100, bound % 100);
+	return after >= bound - 2;
 }
 
 /*
- * Sixteen D sleepers raise the load average towards 16 by
- * 1 - EXP_1/FIXED_1 of the way each fold (kernel/sched/loadavg.c).  The
- * bound comes from the kernel's own fixed-point folds over the folds the
- * elapsed time allows; a miss is measured once more, from scratch.
+ * Sixteen D sleepers raise the load average towards 16 by 1 - e of the way
+ * each fold (kernel/sched/loadavg.c).  A miss is measured once more.
  */
 TEST_F_TIMEOUT(loadavg, fold, 40)
 {
