@@ -27,7 +27,7 @@ installed()
 
 	list=$(sed 's|^\./||; s|^sched_state/test_module/\(test_sched_state\.ko\)$|sched_state/\1|')
 	miss=$(printf '%s\n' run_kselftest.sh kselftest-list.txt kselftest/ktap_helpers.sh \
-		sched_state/{sched_state_test,sched_state.sh,sched_state_lib.sh,settings,config,test_sched_state.ko} |
+		sched_state/{sched_state_test,sched_state.sh,settings,config,test_sched_state.ko} |
 		grep -vxF -f <(printf '%s\n' "$list"))
 	[ -z "$miss" ] || { echo "$1: no ${miss//$'\n'/, }"; return 1; }
 }
