@@ -147,7 +147,7 @@ def cover(result):
     """the live path's answers; emulated timings stay in make bench's report"""
     ks = result['kernels']
     l0 = ks[0]['live']
-    how = 'make bench QUICK=1, a short run' if result['quick'] else 'make bench'
+    how = 'a short run' if result['quick'] else 'a full run'
     arches = ', '.join(dict.fromkeys(
         f"{k['arch']} under {k['accel'].upper()}, {k['cpus']} vCPUs" for k in ks))
     emulated = any(k['accel'] == 'tcg' for k in ks)
@@ -169,11 +169,11 @@ def cover(result):
             lines += [line] if len(line) <= 72 else [f'    {q}:', f'      {a}']
     lines += [''] + wrap(
         "Commit 642fa448ae's own two measurements (its set_task_state() loop "
-        "and will-it-scale unlink1's Hmean, mmtests-style) are repeated by "
-        "the workshop's make bench; " +
+        "and will-it-scale unlink1's Hmean, mmtests-style) were repeated on "
+        "the same kernels; " +
         ("under emulation their figures describe QEMU, so they are not "
          "quoted here.  Real figures need real hardware." if emulated else
-         "its report has the tables."))
+         "they are not part of this series."))
     return '\n'.join(lines) + '\n'
 
 
