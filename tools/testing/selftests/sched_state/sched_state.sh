@@ -91,7 +91,8 @@ else
 	[ -f "$KO" ] && how=insmod
 	if [ -n "$why" ] || loaded; then
 		:	# someone else's module: use it, leave it loaded
-	elif { [ $how = insmod ] && insmod "$KO"; } || { [ $how = modprobe ] && modprobe -q "$MOD"; }; then
+	elif { [ $how = insmod ] && insmod "$KO"; } ||
+	     { [ $how = modprobe ] && modprobe -q "$MOD"; }; then
 		ours=1
 	else
 		why="$how failed"

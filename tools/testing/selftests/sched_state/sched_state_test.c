@@ -278,7 +278,7 @@ TEST_F(child, sigkill_ends_stopped)
 }
 
 /* Yama's kernel.yama.ptrace_scope; 0 without Yama. */
-static int ptrace_scope(void)
+static int yama_scope(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "r");
 	int scope = 0;
@@ -307,7 +307,7 @@ static bool trace_child(struct __test_metadata *_metadata, pid_t *pid,
 	ASSERT_EQ('S', wait_for_letter(*pid, 'S'));
 	if (ptrace(PTRACE_SEIZE, *pid, 0, 0)) {
 		err = errno;
-		if (err == EPERM && ptrace_scope() >= 2)
+		if (err == EPERM && yama_scope() >= 2)
 			return false;
 		ASSERT_EQ(0, err);
 	}

@@ -40,6 +40,7 @@ static noinline __noipa void bench_set_current_state(struct task_struct *tsk)
 /* set_current_state()'s store and barrier alone, through current */
 static noinline __noipa void bench_current_store_mb(struct task_struct *tsk)
 {
+	/* the store, then smp_mb(), as set_current_state() expands */
 	smp_store_mb(current->__state, TASK_RUNNING);
 }
 

@@ -175,7 +175,7 @@ int sched_state_race(struct sched_state_req *req)
 				  &rounds) ||
 	    sched_state_parse_int(req->argv[2], 1, SCHED_STATE_MAX_BUSY_MS, &ms))
 		return -EINVAL;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc_obj(*r, GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
 	r->rounds = rounds;

@@ -119,7 +119,7 @@ int sched_state_rtlock(struct sched_state_req *req)
 	char letter = 0;
 	int woke = 0, ret;
 
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc_obj(*r, GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
 	spin_lock_init(&r->lock);

@@ -162,7 +162,7 @@ int sched_state_kthread(struct sched_state_req *req)
 	i = sched_state_parse(req->argv[1]);
 	if (i < 0)
 		return i;
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc_obj(*s, GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	task = kthread_create(sched_state_kthread_fn, s, "sched_state/%s",
