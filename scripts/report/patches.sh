@@ -90,11 +90,10 @@ reviewer()
 	         'S:\tMaintained', 'F:\tDocumentation/scheduler/sched-state.rst',
 	         'F:\ttools/testing/selftests/sched_state/', '']
 	lines = open(path).read().split('\n')
-	at = None
-	for i in range(1, len(lines) - 1):
-	    if (lines[i - 1] == '' and lines[i][:1].isupper() and lines[i + 1][1:3] == ':\t'
-	            and lines[i] > name and at is None and i > 100):
-	        at = i
+	# after the section whose name comes last before ours
+	heads = [i for i in range(1, len(lines) - 1) if lines[i - 1] == ''
+	         and lines[i][:1].isupper() and lines[i + 1][1:3] == ':\t' and lines[i] < name]
+	at = lines.index('', max(heads, key=lambda i: lines[i])) + 1
 	lines[at:at] = block
 	open(path, 'w').write('\n'.join(lines))
 	EOF
