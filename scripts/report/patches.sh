@@ -109,6 +109,8 @@ for ((k = 0; k <= ${#PATCHES[@]}; k++)); do
 	[ "$k" -eq 0 ] || msg=$(sed '/^--- a\//,$d' "${PATCHES[k - 1]}/message")${sob:+$'\n\n'$sob}
 	git_in "$GEN" add -A && git_in "$GEN" commit -q --no-verify -m "$msg"
 done
+# the final tree, as --check compares it, has the section too
+[ -z "$owner" ] || [ "$mk" -eq 0 ] || reviewer "$WORK/final/MAINTAINERS"
 tested=$(python3 "$TOP/scripts/report/result.py" tested "$BUILD/matrix.json") || exit 2
 mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
 benched=$(python3 "$TOP/scripts/bench/bench.py" cover) || die "no bench/result.json: run make bench"
