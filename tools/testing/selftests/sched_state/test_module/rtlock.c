@@ -133,10 +133,10 @@ int sched_state_rtlock(struct sched_state_req *req)
 	get_task_struct(task);
 
 	ret = rtlock_start(task, &cpu);
-	if (!ret)
-		ret = rtlock_wait(&r->started);
 	/* stay off its CPU, where it spins until we hold the lock */
 	migrate_disable();
+	if (!ret)
+		ret = rtlock_wait(&r->started);
 	if (!ret && smp_processor_id() != cpu) {
 		spin_lock(&r->lock);
 		WRITE_ONCE(r->go, true);
