@@ -135,17 +135,6 @@ kernel_name()
 # image_release IMAGE: the release in the image's own header
 image_release() { file -bL "$1" | sed -n 's/.*, version \([^ ]*\) .*/\1/p'; }
 
-# module_compat KDIR: the make argument that builds the module against a
-# tree lacking kzalloc_obj() (6.1); nothing for one that has it
-module_compat()
-{
-	local src
-
-	src=$(sed -n 's|^include \(/.*\)/Makefile$|\1|p' "$1/Makefile" 2>/dev/null | tail -n 1)
-	grep -qs '^#define kzalloc_obj(' "${src:-$1}/include/linux/slab.h" ||
-		echo "KCFLAGS=-include $TOP/scripts/tree/module-compat.h"
-}
-
 # pick_kernel: set KNAME, KARCH, KIMAGE, KVER, KDIR and KFROM for the kernel
 # under test (KERNEL= and ARCH=, or one's own KIMAGE= with KDIR=).  KOWN is
 # 1 for a kernels.tsv kernel with its own KDIR.  Resolved once per command:

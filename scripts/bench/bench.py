@@ -22,9 +22,8 @@ SEED = ('set_task_state_ptr', 'set_current_state')
 STATS = ('Min', 'Hmean', 'Stddev', 'CoeffVar', 'Max')
 LIVE_RE = re.compile(r'^# cpu (\d+) (\S+) +ns/call median +(\S+) min +(\S+) '
                      r'max +(\S+)', re.M)
-RES_RE = re.compile(r'^# cpu (\d+) resolution, [^:]*: (\S+) ns/call$', re.M)
-ANSWER_RE = re.compile(r'^# cpu (\d+) (.+): (below resolution|'
-                       r'[0-9.]+ ns/call (?:more|less))$', re.M)
+ANSWER_RE = re.compile(r'^# cpu (\d+) (.+): (below resolution \([0-9.]+\)|'
+                       r'[0-9.]+ ns/call more \(resolution [0-9.]+\))$', re.M)
 MACHINE_RE = re.compile(r'^# ((?:emulated or virtualized|no hypervisor) .*)$', re.M)
 CALLS_RE = re.compile(r'(\d+) calls x (\d+) repeats')
 
@@ -61,12 +60,11 @@ def seed(text):
 
 
 def live(text, kernel):
-    """sched_state_bench's summary, per CPU: ns/call, resolution, answers"""
+    """sched_state_bench's summary, per CPU: ns/call and answers"""
     calls, repeats = map(int, CALLS_RE.search(text).groups())
     machine = MACHINE_RE.search(text)
     out = {'calls': calls, 'repeats': repeats,
            'machine': machine[1] if machine else None, 'cpus': {},
-           'resolution': {m[1]: float(m[2]) for m in RES_RE.finditer(text)},
            'answers': {}}
     for m in LIVE_RE.finditer(text):
         out['cpus'].setdefault(m[1], {})[m[2]] = {
@@ -149,7 +147,7 @@ def cover(result):
     """the live path's answers; emulated timings stay in make bench's report"""
     ks = result['kernels']
     l0 = ks[0]['live']
-    how = 'make bench QUICK=1, a short run' if result['quick'] else 'make bench'
+    how = 'a short run' if result['quick'] else 'a full run'
     arches = ', '.join(dict.fromkeys(
         f"{k['arch']} under {k['accel'].upper()}, {k['cpus']} vCPUs" for k in ks))
     emulated = any(k['accel'] == 'tcg' for k in ks)
@@ -162,21 +160,20 @@ def cover(result):
                  f"host; {what}; cpu {cpu}, {l0['calls']} calls x "
                  f"{l0['repeats']} repeats): the median of the per-repeat "
                  "differences, or \"below resolution\" when no larger than "
-                 "the empty loop's max - min:")
+                 "the spread (max - min) of either variant compared:")
     for k in ks:
         lv = k['live']
-        lines += wrap(f"{k['name']} (resolution {lv['resolution'][cpu]:.3f} "
-                      f"ns/call; {lv.get('machine') or '?'}):", '  ')
+        lines += wrap(f"{k['name']} ({lv.get('machine') or '?'}):", '  ')
         for q, a in lv['answers'][cpu].items():
             line = f'    {q}: {a}'
             lines += [line] if len(line) <= 72 else [f'    {q}:', f'      {a}']
     lines += [''] + wrap(
         "Commit 642fa448ae's own two measurements (its set_task_state() loop "
-        "and will-it-scale unlink1's Hmean, mmtests-style) are repeated by "
-        "the workshop's make bench; " +
+        "and will-it-scale unlink1's Hmean, mmtests-style) were repeated on "
+        "the same kernels; " +
         ("under emulation their figures describe QEMU, so they are not "
          "quoted here.  Real figures need real hardware." if emulated else
-         "its report has the tables."))
+         "they are not part of this series."))
     return '\n'.join(lines) + '\n'
 
 

@@ -283,9 +283,10 @@ def check():
 
 
 def cover(result):
-    lines = wrap(f"Kernel mutants (make mutants, {result.get('date')}, {result.get('kernel')})"
-                 ": a one-line regression each, in the kernel file named; the suite must "
-                 "turn red:", 72, break_on_hyphens=False)
+    lines = wrap(f"Kernel mutants ({result.get('date')}, {result.get('kernel')}): each a "
+                 "one-line regression in the kernel file named, built, booted and run "
+                 "with the suite, which must turn the checks named red:", 72,
+                 break_on_hyphens=False)
     for v in result['mutants']:
         what = ', '.join(v['checks']) if v['verdict'] == 'red' else v['why']
         rule = f" [{', '.join(v['rules'])}]" if v.get('rules') else ''
@@ -296,10 +297,10 @@ def cover(result):
     c, cov = result['counts'], result['coverage']
     lines.append(f"  {c['red']} red, {c['green']} green, {c['broken']} broken "
                  f"of {len(result['mutants'])}.")
-    lines += wrap(f"Rule inventory (mutants/rules.tsv): {cov['covered']} of {cov['rows']} "
-                  "rules of the task-state code have a check and a mutant that turned it "
-                  "red; each other row says why (no check, no booting mutant, or not "
-                  "testable from a selftest).", 72)
+    lines += wrap(f"Of {cov['rows']} rules listed from the task-state code, "
+                  f"{cov['covered']} have a check and a mutant that turned it red; the "
+                  "others have no check, no mutant that boots, or cannot be observed "
+                  "from a selftest.", 72)
     return '\n'.join(lines) + '\n'
 
 

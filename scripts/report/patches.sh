@@ -70,20 +70,55 @@ for ((k = ${#PATCHES[@]}; k >= 1; k--)); do
 done
 left=$(cd "$WORK/0" && find . -type f ! -exec cmp -s {} "$BASE/{}" \; -printf ' %P')
 [ -z "$left" ] || die "the series' diffs add up to other than patches/*.patch, or in no patch's files:$left"
+# PATCHES_SIGNOFF's signer is the suite's reviewer: a MAINTAINERS section of
+# its own from the last patch that touches MAINTAINERS on
+owner=
+[ -z "${PATCHES_SIGNOFF:-}" ] || [ -z "$sob" ] || owner="$name <$email>"
+mk=0 mk_first=0
+for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
+	grep -qs '^+++ b/MAINTAINERS' "${PATCHES[k - 1]}"/*.diff || continue
+	mk=$k
+	[ "$mk_first" -gt 0 ] || mk_first=$k
+done
+reviewer()
+{
+	python3 - "$1" "$owner" <<-'EOF'
+	import sys
+	path, owner = sys.argv[1:]
+	name = 'SCHEDULER - TASK STATE SELFTEST'
+	block = [name, f'R:\t{owner}', 'L:\tlinux-kselftest@vger.kernel.org',
+	         'S:\tMaintained', 'F:\tDocumentation/scheduler/sched-state.rst',
+	         'F:\ttools/testing/selftests/sched_state/', '']
+	lines = open(path).read().split('\n')
+	# after the section whose name comes last before ours
+	heads = [i for i in range(1, len(lines) - 1) if lines[i - 1] == ''
+	         and lines[i][:1].isupper() and lines[i + 1][1:3] == ':\t' and lines[i] < name]
+	at = lines.index('', max(heads, key=lambda i: lines[i])) + 1
+	lines[at:at] = block
+	open(path, 'w').write('\n'.join(lines))
+	EOF
+}
 rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_in "$GEN" init -q -b sched_state
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do
 	rsync -a --delete --exclude=/.git "$WORK/$k/" "$GEN/"
+	if [ -n "$owner" ] && [ "$mk" -gt 0 ] && [ "$k" -ge "$mk" ]; then
+		reviewer "$GEN/MAINTAINERS" || die "could not add $owner to MAINTAINERS"
+	fi
 	msg="base: the files of $BASE_VER this series changes"$'\n\n'"From $BASE_DESC."
 	# a patch file serves as message: up to its diff
 	[ "$k" -eq 0 ] || msg=$(sed '/^--- a\//,$d' "${PATCHES[k - 1]}/message")${sob:+$'\n\n'$sob}
 	git_in "$GEN" add -A && git_in "$GEN" commit -q --no-verify -m "$msg"
 done
+# the final tree, as --check compares it, has the section too
+[ -z "$owner" ] || [ "$mk" -eq 0 ] || reviewer "$WORK/final/MAINTAINERS"
 tested=$(python3 "$TOP/scripts/report/result.py" tested "$BUILD/matrix.json") || exit 2
 mutated=$(python3 "$TOP/scripts/gates/mutants-result.py" --cover) || die "no mutants/result.json: run make mutants"
 benched=$(python3 "$TOP/scripts/bench/bench.py" cover) || die "no bench/result.json: run make bench"
 unsigned=
 [ -n "$sob" ] || unsigned=$'\n\n'$(fmt -w 72 <<<"Not signed off: a Signed-off-by certifies the \
-DCO, and $ident is not a real address.  PATCHES_SIGNOFF=\"Name <email>\" make patches signs it.")
+DCO, and $ident is not a real address.  For the same reason no one is named as the suite's \
+reviewer in MAINTAINERS.  PATCHES_SIGNOFF=\"Name <email>\" make patches signs it and adds \
+the signer as the R: of a section of its own.")
 git_in "$GEN" config branch.sched_state.description \
 	"$(cat "$SERIES/cover")"$'\n\n'"$tested"$'\n\n'"$mutated"$'\n\n'"$benched$unsigned"$'\n\n'"$BASE_LINE"
 git_in "$GEN" -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject -o "$OUT" HEAD~${#PATCHES[@]}
@@ -140,7 +175,9 @@ check_patch()
 	done
 	reaches "the patch is" "$patch" || return 1
 	echo "  maintainers: $(grep "(maintainer:" <<<"$out" | sed 's/ <[^>]*>//' | awk '!seen[$0]++' | paste -sd, | sed 's/,/, /g')"
-	grep -q "^ MAINTAINERS *|" "$patch" || ! grep -q "^new file mode" "$patch" || flags+=(--ignore FILE_PATH_CHANGES)
+	# files added under an entry an earlier patch put in MAINTAINERS (reaches, above)
+	grep -q "^ MAINTAINERS *|" "$patch" || ! grep -q "^new file mode" "$patch" ||
+		[ "$mk_first" -eq 0 ] || [ "$1" -le "$mk_first" ] || flags+=(--ignore FILE_PATH_CHANGES)
 	grep -q "^Signed-off-by: " "$patch" || flags+=(--no-signoff)
 	out=$(cd "$PTREE" && perl scripts/checkpatch.pl "${flags[@]}" --show-types "$patch" 2>&1)
 	grep -q "^total: 0 errors, 0 warnings, 0 checks" <<<"$out" || { echo "$out"; echo "  checkpatch: FAILED"; return 1; }

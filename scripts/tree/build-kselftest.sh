@@ -31,7 +31,7 @@ if [ "$KSRC" = "$KSRC_DEFAULT" ] && [ "$KOWN" = 1 ]; then
 			(cd "$KSRC" &&
 				xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
 		(cd "$TOP" &&
-			sha256sum scripts/lib.sh scripts/tree/{build-kselftest.sh,module-compat.h})
+			sha256sum scripts/lib.sh scripts/tree/build-kselftest.sh)
 	} | sha256sum | cut -c1-12)
 	if [ -d "$cached/kselftest" ]; then
 		say "sched_state for $KNAME: sources unchanged, built before ($cached)"
@@ -54,9 +54,8 @@ if [ ! -d "$out" ]; then
 	mkdir -p "$mod" "$out/sched_state/test_module"
 	# the module includes the directory's headers as ../
 	cp -r "$SELFTESTS"/sched_state/{*.h,test_module} "$mod/"
-	mapfile -t compat < <(module_compat "$KDIR")
 	run "building test_sched_state.ko" make -C "$mod/test_module" KDIR="$KDIR" \
-		"${cross[@]}" "${compat[@]}"
+		"${cross[@]}"
 	cp "$mod/test_module/test_sched_state.ko" "$out/sched_state/test_module/"
 	if [ -n "$cached" ]; then
 		# whole or not at all: a concurrent build of the same key may win

@@ -7,8 +7,24 @@ HERE=$(dirname "$(readlink -f "$0")")
 DIR=$(readlink -f "$HERE/../../sched_state")
 # shellcheck source=/dev/null # the kernel tree's, not in this repository
 . "$DIR/../kselftest/ktap_helpers.sh"
-# shellcheck source=SCRIPTDIR/../../../tools/testing/selftests/sched_state/sched_state_lib.sh
-. "$DIR/sched_state_lib.sh"
+MOD=test_sched_state
+KO=$DIR/test_module/$MOD.ko
+loaded() { grep -q "^$MOD " /proc/modules; }
+load() { insmod "$KO"; }
+# module_usable: the module beside the suite, debugfs, and none loaded
+module_usable()
+{
+	why=
+	if [ ! -f "$KO" ]; then
+		why="no $KO"
+	elif ! grep -q " /sys/kernel/debug debugfs " /proc/mounts &&
+		! mount -t debugfs none /sys/kernel/debug 2>/dev/null; then
+		why="no debugfs"
+	elif loaded && ! rmmod "$MOD"; then
+		why="module busy"
+	fi
+	[ -z "$why" ]
+}
 # shellcheck source=SCRIPTDIR/lifecycle_lib.sh
 . "$HERE/lifecycle_lib.sh"
 CYCLES=100 KILLS=50 WRITERS=16 WRITE_SECS=3

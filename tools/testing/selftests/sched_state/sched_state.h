@@ -1,53 +1,31 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The protocol of the test_sched_state module, shared with its selftest
- * programs.
- *
- * The module exposes one root-only control file.  Each open file carries one
- * transaction, as simple_transaction_get() does: write one request, then
+ * The protocol of test_sched_state's root-only control file, shared with
+ * the programs.  Each open file carries one transaction: write a request,
  * read the reply from the same descriptor.  <state> is interruptible,
- * uninterruptible, killable, idle or, for a kthread only, parked.  The
- * module puts tasks in states; what follows is the kernel's to decide.
+ * uninterruptible, killable, idle or, for a kthread, parked.
  *
- *   kthread <state>          start a kthread asleep in <state>, parked by
- *                            kthread_park() for "parked"; it is stopped
- *                            (kthread_stop()) when this file is released,
- *                            so it lives no longer than its caller; reply:
- *                            its pid
- *   wake <pid>               set a module sleeper's condition, then
- *                            wake_up_process(); reply: its return
- *   wake_interruptible <pid> set the condition, then wake the sleeper's wait
- *                            queue with the TASK_INTERRUPTIBLE mode; reply: 1
- *                            if try_to_wake_up() woke it, else 0
- *   wakeups <pid>            reply: how many times a module kthread, back
- *                            from schedule(), found its condition set
- *   sleep <state> <ms> <sig> the caller sends itself signal <sig> (0: none),
- *                            then sleeps in <state>: set_current_state() and
- *                            schedule_timeout() with no check of its own
- *                            before it, as kernel code that leaves it to
- *                            schedule() does; until a wake request, <ms>, or
- *                            a signal that <state> lets through; reply "wake"
- *                            or "timeout", or the request fails with -EINTR
- *   race <rounds> <ms>       the lost-wakeup race on two CPUs for at most
- *                            <ms>; reply: "<rounds run> <wakeups lost>"
- *   rtlock                   PREEMPT_RT: a kthread sets TASK_INTERRUPTIBLE
- *                            and blocks on a spinlock_t we hold; we wake it
- *                            and release the lock.  Reply "<letter> <woke>
- *                            <kept>": the letter the kernel reported for it
- *                            while it waited, wake_up_process()'s return, and
- *                            1 if the wakeup was kept (its next schedule()
- *                            did not sleep), or "missed" if it did not block
- *                            in time
+ *   kthread <state>           a kthread asleep in <state>, stopped when this
+ *                             file is released; reply: its pid
+ *   wake <pid>                set a sleeper's condition, wake_up_process();
+ *                             reply: its return
+ *   wake_interruptible <pid>  the same through a wait queue, the
+ *                             TASK_INTERRUPTIBLE mode; reply: 1 if woken
+ *   wakeups <pid>             reply: how often a kthread found it set
+ *   sleep <state> <ms> <sig>  send ourselves <sig> (0: none), then sleep in
+ *                             <state> (test_module/states.c); reply "wake" or
+ *                             "timeout", or -EINTR
+ *   race <rounds> <ms>        reply: "<rounds run> <wakeups lost>"
+ *                             (test_module/race.c)
+ *   rtlock                    PREEMPT_RT: reply "<letter> <woke> <kept>" or
+ *                             "missed" (test_module/rtlock.c)
  *   bench <variant> <calls> <cpu>
- *                            a kthread bound to <cpu> times <calls> calls of
- *                            <variant> (sched_state_bench.c); reply: the ns
+ *                             reply: the ns (test_module/bench.c)
  *
- * A malformed request, an unknown verb or state, or a number out of range
- * fails the write with -EINVAL; a second write on a file, -EBUSY; a pid
- * that is not a module sleeper, -ESRCH; more than SCHED_STATE_MAX_SLEEPERS
- * sleepers, -ENOSPC; a verb this kernel or machine cannot do, -EOPNOTSUPP;
- * a bench CPU that is offline, -ENODEV; a fatal signal to the caller of a
- * long request, -EINTR.
+ * Errors: -EINVAL for a malformed request or a value out of range; -EBUSY
+ * for a second write; -ESRCH, not a sleeper; -ENOSPC, too many sleepers;
+ * -EOPNOTSUPP, not on this kernel or machine; -EINTR, a fatal signal;
+ * -ENODEV, a bench CPU offline.
  */
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H

@@ -1,51 +1,63 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Load test_sched_state, run a harness against it, and always unload it.
-#
-# Usage: [hung_task] [--] [HARNESS_OPTION...]
-#
-# Without "hung_task" it runs sched_state_test, the default run; with it,
-# sched_state_hung_task, which provokes a hung-task report (see its header).
-# The arguments, after an optional "--", go to the harness, e.g. -r NAME to
-# run only the test fixture.variant.test.  Through run_kselftest.sh:
-#   KSELFTEST_SCHED_STATE_SH_ARGS="-r load.idle.nr_uninterruptible"
-#
-# The harness always runs: if the module cannot be used (not root, no
-# module), the module-free tests still run, and each module-backed one skips
-# with the reason, passed in SCHED_STATE_NO_MODULE.  Reasons are short and
-# constant.  A module that is there but fails to load fails the run once
-# the harness is done.
+# Load test_sched_state, run sched_state_test (or, with "hung_task",
+# sched_state_hung_task) with the arguments after an optional "--", and
+# always unload it.  Without root or the module the module-free tests still
+# run; the others skip with the reason in SCHED_STATE_NO_MODULE.  A module
+# that is there but does not load fails the run.
 
 DIR=$(dirname "$(readlink -f "$0")")
-# shellcheck source=sched_state_lib.sh
-. "$DIR/sched_state_lib.sh"
+MOD=test_sched_state
+KO=$DIR/test_module/$MOD.ko
+CONTROL=/sys/kernel/debug/$MOD/control
 prog=sched_state_test
-load_failed=
-ours=
+why='' ours='' mounted='' saved='' load_failed=''
 
-die()
+loaded()
 {
-	echo "FAIL: $*"
-	exit 1
+	grep -q "^$MOD " /proc/modules
 }
 
-unload()
-{
-	loaded || return 0
-	rmmod "$MOD" || die "rmmod $MOD failed"
-}
-
-# A harness timeout SIGKILLs the test's process group, fixture teardown
-# included: a child the freezer checks froze is thawed here, and the
-# sysctls sched_state_hung_task lowered are restored.
+# A harness timeout SIGKILLs a test's processes, fixture teardown included.
 cleanup()
 {
-	freezer_restore
-	hung_task_restore
-	if [ -n "$ours" ]; then
-		unload
+	# a sleeper in D or I dies only once woken, holding the control file
+	for stat in /proc/[0-9]*/stat; do
+		{ read -r line <"$stat"; } 2>/dev/null || continue
+		case $line in
+		*" (sched_state_tes) "[DI]" "*)
+			{ echo "wake ${line%% *}" >"$CONTROL"; } 2>/dev/null ;;
+		esac
+	done
+	# a frozen task cannot die: thaw the freezer checks' cgroup
+	while read -r _ mnt type opts _; do
+		cg=$mnt/sched_state
+		case $type,$opts, in cgroup,*,freezer,*) ;; *) continue ;; esac
+		[ -d "$cg" ] || continue
+		echo THAWED >"$cg/freezer.state"
+		while read -r pid; do
+			[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sched_state_tes ] &&
+				kill -KILL "$pid"
+		done <"$cg/cgroup.procs"
+		for _ in $(seq 10); do
+			rmdir "$cg" 2>/dev/null && break
+			sleep 0.1
+		done
+		case $mnt in /tmp/sched_state_freezer.*) umount "$mnt" && rmdir "$mnt" ;; esac
+	done </proc/mounts
+	# the hung-task checks' sysctls
+	for sv in $saved; do
+		echo "${sv#*=}" >"/proc/sys/kernel/hung_task_${sv%%=*}"
+	done
+	if [ -n "$ours" ] && loaded; then
+		for _ in $(seq 50); do
+			rmmod "$MOD" 2>/dev/null && break
+			sleep 0.1
+		done
+		loaded && echo "FAIL: rmmod $MOD failed" && exit 1
 	fi
+	[ -z "$mounted" ] || umount /sys/kernel/debug
 }
 
 if [ "$1" = hung_task ]; then
@@ -55,27 +67,38 @@ fi
 [ "$1" = -- ] && shift
 case $1 in
 -* | '') ;;
-*) die "$1: not a harness option" ;;
+*) echo "FAIL: $1: not a harness option"; exit 1 ;;
 esac
 
 if [ "$(id -u)" -ne 0 ]; then
 	why="needs root"
+elif [ ! -f "$KO" ] && ! modprobe -q -n "$MOD" 2>/dev/null; then
+	why="module not found"
+elif [ ! -r /proc/modules ]; then
+	why="no module support"
 else
-	[ "$prog" = sched_state_hung_task ] && hung_task_save
+	for s in timeout_secs warnings; do
+		f=/proc/sys/kernel/hung_task_$s
+		[ -w "$f" ] && saved="$saved $s=$(cat "$f")"
+	done
 	trap cleanup EXIT
 	trap 'exit 1' INT TERM
-	if module_usable; then
+	if ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then
+		mount -t debugfs none /sys/kernel/debug 2>/dev/null &&
+			mounted=1 || why="no debugfs"
+	fi
+	how=modprobe
+	[ -f "$KO" ] && how=insmod
+	if [ -n "$why" ] || loaded; then
+		:	# someone else's module: use it, leave it loaded
+	elif { [ $how = insmod ] && insmod "$KO"; } ||
+	     { [ $how = modprobe ] && modprobe -q "$MOD"; }; then
 		ours=1
-		if ! load; then
-			how=modprobe
-			[ -n "$KO" ] && how=insmod
-			echo "# $how ${KO:-$MOD} failed"
-			why="$how failed"
-			load_failed=1
-		fi
+	else
+		why="$how failed"
+		load_failed=1
 	fi
 fi
 [ -n "$why" ] && echo "# module-backed tests skip: $why"
 
-# the harness's status, but a module that would not load fails the run
 SCHED_STATE_NO_MODULE=$why "$DIR/$prog" "$@" && [ -z "$load_failed" ]

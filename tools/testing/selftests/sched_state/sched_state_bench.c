@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_state_bench: commit 642fa448ae's question, set_current_state()
- * against set_task_state() (the same store and barrier through a task
- * pointer), and the barrier's share (against __set_task_state()), timed by
+ * sched_state_bench: commit 642fa448ae's question, the store and barrier
+ * of set_current_state() through current against the same through a task
+ * pointer (set_task_state()), the barrier's share (against
+ * __set_task_state()), and what set_current_state() adds to its store and
+ * barrier (CONFIG_DEBUG_ATOMIC_SLEEP's task_state_change), timed by
  * test_sched_state.ko (test_module/bench.c), the variants taking turns in
  * each repeat.  KTAP: per variant the median, min and max ns/call, then
  * the median of each per-repeat difference, "below resolution" when no
- * larger than the empty loop's max - min: never a negative cost or ratio.
+ * larger than the spread (max - min) of either variant compared.  The one
+ * result fails if a request fails, or if a variant ran faster than the
+ * empty loop, the call alone, by more than that: the timing is broken.
  * Exit 0 when it ran, 1 on an error, 4 to skip (no root, no module).
  */
 #include <stdio.h>
@@ -21,18 +25,20 @@
 #define MAX_REPEATS	100
 
 static const char * const variants[] = {
-	"set_current_state", "set_task_state", "__set_task_state", "empty_loop",
+	"set_current_state", "current_store_mb", "set_task_state",
+	"__set_task_state", "empty_loop",
 };
 
-enum { SCS, STS, STS_NOMB, EMPTY, NR_VARIANTS };
+enum { SCS, CUR_MB, STS, STS_NOMB, EMPTY, NR_VARIANTS };
 
-/* What is printed: a's ns/call less b's, repeat by repeat */
+/* What is printed: a's ns/call minus b's, repeat by repeat; a does more */
 static const struct {
 	int a, b;
 	const char *what;
 } diffs[] = {
-	{ SCS, STS, "current, set_current_state() over set_task_state()" },
+	{ CUR_MB, STS, "current, smp_store_mb() through current over set_task_state()" },
 	{ STS, STS_NOMB, "barrier, set_task_state() over __set_task_state()" },
+	{ SCS, CUR_MB, "set_current_state() over its smp_store_mb() (debug hooks)" },
 	{ SCS, EMPTY, "set_current_state() over the empty loop" },
 	{ STS, EMPTY, "set_task_state() over the empty loop" },
 	{ STS_NOMB, EMPTY, "__set_task_state() over the empty loop" },
@@ -48,7 +54,7 @@ static const char * const vm_signs[][2] = {
 	{ "/sys/firmware/devicetree/base/compatible", "dummy-virt" },
 };
 
-/* The CPU's model in /proc/cpuinfo: x86 and arm, powerpc, arm64 */
+/* A CPU's model in /proc/cpuinfo: x86 and arm, powerpc, arm64 */
 static const char * const models[] = { "model name", "cpu\t", "CPU part" };
 
 static int calls = 1000000, repeats = 5;
@@ -87,6 +93,28 @@ static const char *file_find(const char *path, const char *word)
 	return strstr(buf, word);
 }
 
+/* The model of @cpu: its block of /proc/cpuinfo, or NULL */
+static const char *cpu_model(int cpu, int *len)
+{
+	char want[32];
+	const char *block, *end, *m;
+	size_t i;
+
+	snprintf(want, sizeof(want), "processor\t: %d\n", cpu);
+	block = file_find("/proc/cpuinfo", want);
+	if (!block)
+		return NULL;
+	end = strstr(block, "\n\n");
+	for (i = 0; i < ARRAY_SIZE(models); i++) {
+		m = strstr(block, models[i]);
+		if (m && (!end || m < end)) {
+			*len = strcspn(m, "\n");
+			return m;
+		}
+	}
+	return NULL;
+}
+
 /* ns/call of variant @v on @cpu into *@out, or -errno */
 static int time_variant(int v, int cpu, double *out)
 {
@@ -105,7 +133,8 @@ static int time_variant(int v, int cpu, double *out)
 
 static int bench_cpu(int cpu)
 {
-	double d[MAX_REPEATS], med, min, max, res;
+	double d[MAX_REPEATS], med, min, max, spread[NR_VARIANTS], res;
+	bool broken = false;
 	int r, v, ret;
 	size_t i;
 
@@ -122,32 +151,37 @@ static int bench_cpu(int cpu)
 	}
 	for (v = 0; v < NR_VARIANTS; v++) {
 		med = median(ns[v], &min, &max);
+		spread[v] = max - min;
 		ksft_print_msg("cpu %d %-17s ns/call median %8.3f min %8.3f max %8.3f\n",
 			       cpu, variants[v], med, min, max);
 	}
-	median(ns[EMPTY], &min, &max);
-	res = max - min;
-	ksft_print_msg("cpu %d resolution, the empty loop's max - min: %.3f ns/call\n",
-		       cpu, res);
 	for (i = 0; i < ARRAY_SIZE(diffs); i++) {
+		res = spread[diffs[i].a] > spread[diffs[i].b] ?
+		      spread[diffs[i].a] : spread[diffs[i].b];
 		for (r = 0; r < repeats; r++)
 			d[r] = ns[diffs[i].a][r] - ns[diffs[i].b][r];
 		med = median(d, &min, &max);
-		if (med <= res && med >= -res)
-			ksft_print_msg("cpu %d %s: below resolution\n", cpu,
-				       diffs[i].what);
-		else
-			ksft_print_msg("cpu %d %s: %.3f ns/call %s\n", cpu,
-				       diffs[i].what, med > 0 ? med : -med,
-				       med > 0 ? "more" : "less");
+		if (med > res) {
+			ksft_print_msg("cpu %d %s: %.3f ns/call more (resolution %.3f)\n",
+				       cpu, diffs[i].what, med, res);
+			continue;
+		}
+		/* within the spread, or the other way: no cost measured */
+		ksft_print_msg("cpu %d %s: below resolution (%.3f)\n", cpu,
+			       diffs[i].what, res);
+		if (med < -res && diffs[i].b == EMPTY) {
+			ksft_print_msg("cpu %d %s ran faster than the call alone\n",
+				       cpu, variants[diffs[i].a]);
+			broken = true;
+		}
 	}
-	return 0;
+	return broken ? -ERANGE : 0;
 }
 
 int main(int argc, char **argv)
 {
-	int opt, cpu = 0;
-	const char *model = NULL;
+	int opt, cpu = 0, len = 0;
+	const char *model;
 	struct utsname uts;
 	size_t i;
 
@@ -178,11 +212,9 @@ int main(int argc, char **argv)
 	uname(&uts);
 	ksft_print_msg("sched_state_bench: kernel %s, %d calls x %d repeats, %s, cpu %d\n",
 		       uts.release, calls, repeats, uts.machine, cpu);
-	for (i = 0; i < ARRAY_SIZE(models) && !model; i++)
-		model = file_find("/proc/cpuinfo", models[i]);
-	if (model)	/* the first CPU's */
-		ksft_print_msg("cpuinfo: %.*s\n", (int)strcspn(model, "\n"),
-			       model);
+	model = cpu_model(cpu, &len);
+	if (model)
+		ksft_print_msg("cpu %d cpuinfo: %.*s\n", cpu, len, model);
 	for (i = 0; i < ARRAY_SIZE(vm_signs); i++)
 		if (file_find(vm_signs[i][0], vm_signs[i][1]))
 			break;

@@ -5,12 +5,12 @@
  * idle one.  With hung_task_timeout_secs lowered to 1 s for the test, a
  * module kthread asleep in each state for a few seconds.
  *
- * Not in the default run: the report it provokes, "INFO: task
+ * The default run checks the same through hung_task_detect_count, and
+ * prints nothing.  This program shows the report itself, "INFO: task
  * sched_state/uni:<pid> blocked for more than 1 seconds." and a stack
- * trace, is what log scanners count as a kernel problem, and while the
- * timeout is 1 s any other task blocked that long is reported too.  Run it
- * through "sched_state.sh hung_task", which loads the module and restores
- * the sysctls however the program ends.
+ * trace, which log scanners count as a kernel problem: it is not in the
+ * default run.  Run it through "sched_state.sh hung_task", which loads the
+ * module and restores the sysctls however the program ends.
  */
 #include <sys/types.h>
 

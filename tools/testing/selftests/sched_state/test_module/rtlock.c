@@ -28,8 +28,9 @@
  * stays blocked on the lock (ttwu_state_match()).
  *
  * We hold the lock for at most RTLOCK_POLL_NS: the kthread spins until we
- * take it, so it blocks within microseconds.  If it is not a waiter by then
- * the reply is "missed", and the caller may try again.
+ * take it, so it blocks within microseconds.  If it is not a waiter by then,
+ * or we moved to its CPU before pinning ourselves there, the reply is
+ * "missed", and the caller may try again.
  */
 #define RTLOCK_POLL_NS	NSEC_PER_MSEC
 #define RTLOCK_BOUND	HZ
@@ -73,7 +74,8 @@ static bool rtlock_waited(struct sched_state_rtlock *r)
 {
 	u64 deadline = ktime_get_ns() + RTLOCK_POLL_NS;
 
-	while (RB_EMPTY_ROOT(&r->lock.lock.waiters.rb_root)) {
+	/* rt_mutex internals, read unlocked: only whether there is a waiter */
+	while (data_race(RB_EMPTY_ROOT(&r->lock.lock.waiters.rb_root))) {
 		if (ktime_get_ns() > deadline)
 			return false;
 		cpu_relax();
@@ -83,19 +85,21 @@ static bool rtlock_waited(struct sched_state_rtlock *r)
 	return true;
 }
 
-/* Start @task on a CPU other than ours; -EOPNOTSUPP if there is none. */
-static int rtlock_start(struct task_struct *task)
+/*
+ * Start @task on a CPU other than ours: -EOPNOTSUPP if there is none.
+ * Not under migrate_disable(): a CPU going offline holds the hotplug lock
+ * while it waits for pinned tasks to leave (balance_hotplug_wait()).
+ */
+static int rtlock_start(struct task_struct *task, unsigned int *cpu)
 {
-	unsigned int cpu;
-
 	cpus_read_lock();
-	cpu = cpumask_any_but(cpu_online_mask, smp_processor_id());
-	if (cpu < nr_cpu_ids) {
-		kthread_bind(task, cpu);
+	*cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (*cpu < nr_cpu_ids) {
+		kthread_bind(task, *cpu);
 		wake_up_process(task);
 	}
 	cpus_read_unlock();
-	return cpu < nr_cpu_ids ? 0 : -EOPNOTSUPP;
+	return *cpu < nr_cpu_ids ? 0 : -EOPNOTSUPP;
 }
 
 static int rtlock_wait(struct completion *done)
@@ -111,6 +115,7 @@ int sched_state_rtlock(struct sched_state_req *req)
 {
 	struct sched_state_rtlock *r;
 	struct task_struct *task;
+	unsigned int cpu;
 	char letter = 0;
 	int woke = 0, ret;
 
@@ -127,12 +132,12 @@ int sched_state_rtlock(struct sched_state_req *req)
 	}
 	get_task_struct(task);
 
-	/* stay off its CPU: it spins there until we hold the lock */
+	ret = rtlock_start(task, &cpu);
+	/* stay off its CPU, where it spins until we hold the lock */
 	migrate_disable();
-	ret = rtlock_start(task);
 	if (!ret)
 		ret = rtlock_wait(&r->started);
-	if (!ret) {
+	if (!ret && smp_processor_id() != cpu) {
 		spin_lock(&r->lock);
 		WRITE_ONCE(r->go, true);
 		if (rtlock_waited(r)) {
@@ -150,7 +155,8 @@ int sched_state_rtlock(struct sched_state_req *req)
 	else if (!ret)
 		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT,
 				"%c %d %d\n", letter, woke, r->kept);
-	kthread_stop_put(task);
+	kthread_stop(task);
+	put_task_struct(task);
 out_free:
 	kfree(r);
 	return ret;

@@ -120,7 +120,8 @@ static int sched_state_parse(const char *arg)
 
 static void sched_state_kthread_put(struct sched_state_sleeper *s)
 {
-	kthread_stop_put(s->task);
+	kthread_stop(s->task);
+	put_task_struct(s->task);
 	remove_wait_queue(&s->wq, &s->wait);
 	kfree(s);
 }

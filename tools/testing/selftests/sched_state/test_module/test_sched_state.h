@@ -4,9 +4,15 @@
 #define TEST_SCHED_STATE_H
 
 #include <linux/fs.h>
+#include <linux/slab.h>
 #include <linux/types.h>
 
 #include "../sched_state.h"
+
+/* v7.0's; CI farms build mainline's selftests against stable kernels too */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
+#endif
 
 #define SCHED_STATE_MAX_ARGS	4
 
