@@ -7,6 +7,7 @@
 #                  benchmark (KERNEL=6.12, ARCH=arm64, KIMAGE=: docs/kernels.md)
 #   make check     the gate CI runs (.ci/run), as docs/check.md says
 #   make check-full  the same on every kernel of every arch
+#   make selftest  the tooling's own tests: no kernel, no root, seconds
 #   make mutants   each mutants/*.patch must turn the suite red (MUTANTS=a,b)
 #   make bench     the commit's benchmarks, mainline vs mainline-rt (QUICK=1)
 #   make bench-host  will-it-scale unlink1 on this host, mmtests-style
@@ -28,7 +29,7 @@ MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
 comma := ,
 
-.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache mutants clean
+.PHONY: help deps tree build run check check-full selftest checkpatch bench bench-host patches bump-mainline prune-cache mutants clean
 
 help:
 	@sed -n 's/^#   /  /p' Makefile
@@ -52,6 +53,14 @@ check:
 
 check-full:
 	@scripts/gates/check.sh --full
+
+# the parsers', judges' and CI entries' self-tests; the mutants' data and docs agree
+selftest:
+	@cd scripts/report && for t in ktap.py results.py ci-jobs.py; do \
+		out=$$(python3 $$t --self-test) || { echo "$$out"; exit 1; }; \
+		echo "$$t: $$(echo "$$out" | tail -n 1)"; done
+	@python3 scripts/report/ci-jobs.py
+	@python3 scripts/gates/mutants-result.py --check && echo "mutants-result.py --check: PASS"
 
 checkpatch:
 	@scripts/tree/deps.sh checkpatch
