@@ -26,7 +26,8 @@
 # the makes they run (the tree for this machine) must not inherit it.
 unexport ARCH
 MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
-WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
+# ARCH=all, make bench's every arch, is none for the tree (its deps: make bench)
+WITH_ARCH = $(if $(filter-out all,$(ARCH)),ARCH=$(ARCH))
 comma := ,
 
 .PHONY: help deps tree build run check check-full selftest checkpatch bench bench-host patches bump-mainline prune-cache mutants clean
@@ -68,7 +69,8 @@ checkpatch:
 	@scripts/gates/checkpatch.sh
 
 bench: tree
-	@$(WITH_ARCH) scripts/bench/bench.sh
+	@$(if $(filter all,$(ARCH)),scripts/tree/deps.sh check &&) \
+		$(if $(ARCH),ARCH=$(ARCH)) scripts/bench/bench.sh
 
 bench-host: tree
 	@scripts/bench/bench.sh --host
