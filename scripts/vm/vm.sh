@@ -160,11 +160,6 @@ make_initramfs() {
 
 strip_escapes() { LC_ALL=C sed -u -E 's/\x1b\[[0-?]*[ -/]*[@-~]//g; s/\x1b[^[]//g; s/\r//g'; }
 
-# one guest at a time: two would skew each other's emulated time
-if [[ ${VM_LOCK:=/tmp/sched_state-vm.lock} != none ]]; then
-	exec 8>"$VM_LOCK"
-	flock -n 8 || { msg "waiting for another guest to finish"; flock 8; }
-fi
 rm -rf "$OUT"/{console.*,kmsg.*,ktap.*,dmesg.log,qemu.log}
 
 # U: this machine's userland, or a foreign arch's Debian packages, unpacked once
@@ -184,6 +179,12 @@ if [[ -n $A_CROSS ]]; then
 	exec 7>&-
 fi
 make_initramfs
+
+# one guest at a time (two would skew each other's emulated time), its initramfs made before
+if [[ ${VM_LOCK:=/tmp/sched_state-vm.lock} != none ]]; then
+	exec 8>"$VM_LOCK"
+	flock -n 8 || { msg "waiting for another guest to finish"; flock 8; }
+fi
 
 # run_guest: boot once, until QEMU exits or the running command's timeout
 run_guest() {
