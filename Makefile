@@ -7,6 +7,7 @@
 #                  benchmark (KERNEL=6.12, ARCH=arm64, KIMAGE=: docs/kernels.md)
 #   make check     the gate CI runs (.ci/run), as docs/check.md says
 #   make check-full  the same on every kernel of every arch
+#   make selftest  the tooling's own tests: no kernel, no root, seconds
 #   make mutants   each mutants/*.patch must turn the suite red (MUTANTS=a,b)
 #   make race-power  race.lost_wakeups' catch rate on the barrier mutant (KEEP=1)
 #   make bench     the commit's benchmarks, mainline vs mainline-rt (QUICK=1)
@@ -26,10 +27,11 @@
 # the makes they run (the tree for this machine) must not inherit it.
 unexport ARCH
 MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
-WITH_ARCH = $(if $(ARCH),ARCH=$(ARCH))
+# ARCH=all, make bench's every arch, is none for the tree (its deps: make bench)
+WITH_ARCH = $(if $(filter-out all,$(ARCH)),ARCH=$(ARCH))
 comma := ,
 
-.PHONY: help deps tree build run check check-full checkpatch bench bench-host patches bump-mainline prune-cache mutants race-power clean
+.PHONY: help deps tree build run check check-full selftest checkpatch bench bench-host patches bump-mainline prune-cache mutants race-power clean
 
 help:
 	@sed -n 's/^#   /  /p' Makefile
@@ -44,9 +46,11 @@ tree:
 build: tree
 	@$(WITH_ARCH) scripts/tree/build-kselftest.sh
 
-# one guest: the suite (make's verdict), then the quick benchmark
+# the suite (make's verdict), then, if it passed, the quick benchmark in a guest of its own
 run: tree
-	@$(WITH_ARCH) scripts/vm/run-suite.sh --quick-bench
+	@$(WITH_ARCH) scripts/vm/run-suite.sh
+	@$(WITH_ARCH) QUICK=1 scripts/bench/bench.sh && b=done || b="FAILED (not the suite's verdict)"; \
+		echo "==> make run: the suite passed; the quick benchmark $$b"
 
 check:
 	@scripts/gates/check.sh
@@ -54,13 +58,22 @@ check:
 check-full:
 	@scripts/gates/check.sh --full
 
+# the parsers', judges' and CI entries' self-tests; the mutants' data and docs agree
+selftest:
+	@cd scripts/report && for t in ktap.py results.py ci-jobs.py; do \
+		out=$$(python3 $$t --self-test) || { echo "$$out"; exit 1; }; \
+		echo "$$t: $$(echo "$$out" | tail -n 1)"; done
+	@python3 scripts/report/ci-jobs.py
+	@python3 scripts/gates/mutants-result.py --check && echo "mutants-result.py --check: PASS"
+
 checkpatch:
 	@scripts/tree/deps.sh checkpatch
 	@scripts/tree/prepare-tree.sh
 	@scripts/gates/checkpatch.sh
 
 bench: tree
-	@$(WITH_ARCH) scripts/bench/bench.sh
+	@$(if $(filter all,$(ARCH)),scripts/tree/deps.sh check &&) \
+		$(if $(ARCH),ARCH=$(ARCH)) scripts/bench/bench.sh
 
 bench-host: tree
 	@scripts/bench/bench.sh --host

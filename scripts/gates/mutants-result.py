@@ -3,6 +3,7 @@
 """The mutants' headers, rules (mutants/rules.tsv), verdicts and results (docs/mutants.md).
 
 usage: mutants-result.py --plan [NAME...]   name, kernel (- default), module 0/1, runs, race ms
+       mutants-result.py --args NAME   guest/suite.sh's -r for NAME's Checks:
        mutants-result.py --judge OUT NAME VMRC RUN KERNEL | --broken OUT NAME WHY KERNEL
        mutants-result.py OUT SECONDS NAME...   OUT/{result.json,table.md,map.md,coverage.txt}
        mutants-result.py --readme RESULT_JSON   to mutants/result.json and docs/mutants.md
@@ -106,6 +107,11 @@ def leaves(result):
             if t['depth'] >= 1 and not t['children']}
 
 
+def suite_args(name):
+    """guest/suite.sh's -r CHECK for each of NAME's Checks: its run runs them alone"""
+    print(' '.join(f'-r {c}' for c in header(name)['checks']))
+
+
 def broke(r, vmrc):
     """Why a VM run's result.json R says the kernel or the run broke."""
     if not r:
@@ -124,7 +130,8 @@ def broke(r, vmrc):
 
 
 def verdict(out, name, kernel, vmrc=None, run=1, why=None):
-    """OUT/verdict.json and its line: broken (WHY or broke()), red if every Checks: failed."""
+    """OUT/verdict.json and its line: broken (WHY, broke(), or a Checks: entry not run),
+    red if every Checks: entry failed, else green."""
     h = header(name)
     v = {'mutant': name, 'breaks': h['Breaks'], 'code': h['Code'], 'checks': h['checks'],
          'rules': [r['id'] for r in rules() if name in r['mutants']], 'kernel': kernel}
@@ -146,6 +153,9 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     red = [c for c, res in got.items() if res == 'fail']
     also = [c for c in red if c not in h['checks']]
     missed = [c for c in h['checks'] if got.get(c) != 'fail']
+    # the run runs the Checks: alone (suite_args()): one that did not run proves nothing
+    if why is None and (lost := [c for c in h['checks'] if c not in got]):
+        why = f"not run: {', '.join(lost)} (not in this kernel's suite, or the run broke)"
     state = 'broken' if why is not None else 'green' if missed else 'red'
     if state == 'green':
         why = 'not red: ' + ', '.join(f'{c} ({got.get(c, "not run")})' for c in missed)
@@ -153,7 +163,8 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     v.update(verdict=state, why=why, red=red)
     json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
     if state == 'red':
-        why = ', '.join(h['checks']) + (f' (also red: {", ".join(also)})' if also else '')
+        why = ', '.join(h['checks']) + ' failed, run alone' + (
+            f' (also red: {", ".join(also)})' if also else '')
     print(f"{name} {state}" + (f" (run {run} of {v['runs']})" if v.get('runs', 1) > 1 else '')
           + f': {why}')
 
@@ -358,6 +369,8 @@ def main(a):
     try:
         if cmd == '--plan':
             plan(a[1:])
+        elif cmd == '--args' and len(a) == 2:
+            suite_args(a[1])
         elif cmd == '--judge' and len(a) == 6:
             verdict(a[1], a[2], a[5], vmrc=a[3], run=a[4])
         elif cmd == '--broken' and len(a) == 5:

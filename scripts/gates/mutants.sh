@@ -8,7 +8,7 @@
 {
 OUT=$BUILD/mutants
 JOBS=${JOBS:-$(nproc)}
-# each suite program may run to SUITE_TIMEOUT, the boot and the hung-task program in the rest
+# the suite may run to SUITE_TIMEOUT, the boot in the rest
 SUITE_TIMEOUT=300
 VM_TIMEOUT=${MUTANT_TIMEOUT:-$((SUITE_TIMEOUT + 180))}
 RESULT=$TOP/scripts/gates/mutants-result.py
@@ -58,16 +58,18 @@ stage()
 		"$TOP/scripts/tree/build-kselftest.sh" >"$OUT/$1/stage.log" 2>&1
 }
 
-# boot NAME: NAME's VM run, in the background in its own process group to stop on exit
+# boot NAME: NAME's VM run, in the background in its own process group to stop on exit;
+# a mutant's runs only its Checks: (-r), the control all
 vm_pid='' vm_name=''
 boot()
 {
-	local env=()
+	local env=() only=''
 
 	[ "${race_of[$1]:-0}" = 0 ] || env=(--env "SCHED_STATE_RACE_MS=${race_of[$1]}")
+	[ "$1" = "$control" ] || only=$(python3 "$RESULT" --args "$1")
 	setsid env KARCH=x86_64 "$TOP/scripts/vm/vm.sh" --kimage "$OUT/$1/bzImage" \
 		--ksft "$OUT/$1/custom/kselftest" --out "$OUT/$1/custom/vm" \
-		--guest-cmd "sh /guest/suite.sh -o $SUITE_TIMEOUT" "${env[@]}" \
+		--guest-cmd "sh /guest/suite.sh -o $SUITE_TIMEOUT $only" "${env[@]}" \
 		--timeout "$VM_TIMEOUT" >"$OUT/$1/run.log" 2>&1 &
 	vm_pid=$! vm_name=$1
 }
@@ -126,7 +128,8 @@ for kname in "${knames[@]}"; do
 	fi
 
 	n=$(printf '%s\n' "${kernel_of[@]}" | grep -cx "$kname")
-	say "mutants: $kname: the control run, no mutant, then $n mutants (logs: $OUT/<name>/)"
+	say "mutants: $kname: the control run (the whole suite, no mutant), then $n mutants," \
+		"each running its Checks: alone (red: all ran and failed; logs: $OUT/<name>/)"
 	mkdir -p "$OUT/$control"
 	t0=$SECONDS
 	kmake "$OUT/$control/build.log" && stage "$control" "$obj/$image" ||

@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS] [--guest-cmd CMD]
-#	[--extra ROOT]... [--arch ARCH] [--env NAME=VALUE]... [--then-cmd CMD2
-#	--then-out DIR [--then-timeout SECONDS]]; env: GUEST_ENV, KARCH, KVM=on, VM_LOCK=none
+#	[--extra ROOT]... [--arch ARCH] [--env NAME=VALUE]...; env: GUEST_ENV, KARCH, KVM=on,
+#	VM_LOCK=none
 # Boots KIMAGE in QEMU, runs CMD (default: sh /guest/suite.sh) in /kselftest, judges its
-# TAP and kernel log into OUTDIR (docs/files.md); CMD2 runs next, judged into DIR alone.
+# TAP and kernel log into OUTDIR (docs/files.md).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 msg() { echo "vm.sh: $*"; }
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
-THEN_CMD='' THEN_OUT='' THEN_TIMEOUT=600 ARCH_NAME=${KARCH:-x86_64} EXTRA=()
+ARCH_NAME=${KARCH:-x86_64} EXTRA=()
 read -r -a GUEST_ENVS <<<"${GUEST_ENV:-}"
 while (($#)); do
 	(($# >= 2)) || die "$1 needs a value"
@@ -18,7 +18,7 @@ while (($#)); do
 	--arch) ARCH_NAME=$2 ;;
 	--extra) EXTRA+=("$2") ;;
 	--env) GUEST_ENVS+=("$2") ;;
-	--kimage | --ksft | --out | --timeout | --guest-cmd | --then-cmd | --then-out | --then-timeout)
+	--kimage | --ksft | --out | --timeout | --guest-cmd)
 		declare -u o=${1#--}
 		printf -v "${o//-/_}" %s "$2" ;;
 	*) die "unknown option $1" ;;
@@ -33,8 +33,7 @@ done
 [[ -f $KIMAGE && -n $OUT ]] || die "--kimage IMAGE and --out DIR are required (no image '$KIMAGE')"
 [[ -f $KSFT/run_kselftest.sh ]] ||
 	die "no $KSFT/run_kselftest.sh: make -C tools/testing/selftests install INSTALL_PATH=$KSFT"
-[[ $TIMEOUT =~ ^[0-9]+$ && $THEN_TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout and --then-timeout want seconds"
-[[ -z $THEN_CMD$THEN_OUT || (-n $THEN_CMD && -n $THEN_OUT) ]] || die "--then-cmd and --then-out go together"
+[[ $TIMEOUT =~ ^[0-9]+$ ]] || die "--timeout wants seconds"
 for e in "${GUEST_ENVS[@]}"; do
 	[[ $e =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] || die "--env/GUEST_ENV: '$e' is not NAME=VALUE"
 done
@@ -46,7 +45,6 @@ off | 0) ACCEL=tcg accel=(-accel 'tcg,thread=multi' -cpu "$A_CPU") ;;
 esac
 [[ $ACCEL == tcg || -z $A_CROSS ]] || die "KVM=on: an $A_ARCH guest cannot use this machine's KVM"
 OUT=$(mkdir -p "$OUT" && realpath "$OUT")
-[[ -z $THEN_OUT ]] || THEN_OUT=$(mkdir -p "$THEN_OUT" && realpath "$THEN_OUT")
 # the kernel log's and the TAP's streams: ttyS1, ttyS2 or PCI slots 10, 11
 case $A_STREAMS in
 serial) streams=(-serial "file:$OUT/kmsg.log" -serial "file:$OUT/ktap.raw") ;;
@@ -108,7 +106,6 @@ make_initramfs() {
 	cp -a "$TOP/scripts/vm/guest" "$r/guest"
 	add_libraries "$r"
 	printf '%s\n' "$GUEST_CMD" >"$r/guest/command.sh"
-	[[ -z $THEN_CMD ]] || printf '%s\n' "$THEN_CMD" >"$r/guest/then.sh"
 	for e in "${GUEST_ENVS[@]}"; do
 		v=${e#*=}
 		echo "export ${e%%=*}='${v//\'/$q}'"
@@ -150,17 +147,9 @@ make_initramfs() {
 	echo "SCHED_STATE_GUEST: booted uptime=$(up)"
 	cd /kselftest
 	. /guest/env.sh
-	run() {
-		{ sh "/guest/$1.sh"; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
-		sleep 1
-		echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(up)"
-	}
-	run command
-	if [ -f /guest/then.sh ]; then
-		echo "<6>SCHED_STATE_GUEST: then" >/dev/kmsg
-		echo "SCHED_STATE_GUEST: then uptime=$(up)" | tee "$tap"
-		run then
-	fi
+	{ sh /guest/command.sh; echo $? >/tmp/rc; } 2>&1 | tee "$tap"
+	sleep 1
+	echo "SCHED_STATE_GUEST: done rc=$(cat /tmp/rc) uptime=$(up)"
 	poweroff -f
 	EOF
 	chmod +x "$r/init" "$r/usr/local/bin/sed"
@@ -171,13 +160,7 @@ make_initramfs() {
 
 strip_escapes() { LC_ALL=C sed -u -E 's/\x1b\[[0-?]*[ -/]*[@-~]//g; s/\x1b[^[]//g; s/\r//g'; }
 
-# one guest at a time: two would skew each other's emulated time
-if [[ ${VM_LOCK:=/tmp/sched_state-vm.lock} != none ]]; then
-	exec 8>"$VM_LOCK"
-	flock -n 8 || { msg "waiting for another guest to finish"; flock 8; }
-fi
 rm -rf "$OUT"/{console.*,kmsg.*,ktap.*,dmesg.log,qemu.log}
-[[ -z $THEN_OUT ]] || rm -rf "$THEN_OUT"/{console.*,kmsg.log,ktap.*,dmesg.log,qemu.log,initramfs.cpio.gz,result.json}
 
 # U: this machine's userland, or a foreign arch's Debian packages, unpacked once
 U=
@@ -197,6 +180,12 @@ if [[ -n $A_CROSS ]]; then
 fi
 make_initramfs
 
+# one guest at a time (two would skew each other's emulated time), its initramfs made before
+if [[ ${VM_LOCK:=/tmp/sched_state-vm.lock} != none ]]; then
+	exec 8>"$VM_LOCK"
+	flock -n 8 || { msg "waiting for another guest to finish"; flock 8; }
+fi
+
 # run_guest: boot once, until QEMU exits or the running command's timeout
 run_guest() {
 	"$A_QEMU" ${A_MACHINE:+-M "$A_MACHINE"} -m 1G -smp 2 -display none -no-reboot -monitor none \
@@ -207,12 +196,8 @@ run_guest() {
 	trap 'kill $qpid 2>/dev/null || true' EXIT
 	tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | strip_escapes &
 	tpid=$!
-	start=$SECONDS limit=$((SECONDS + TIMEOUT)) timedout='' then_at=''
-	# the second command's limit runs from its mark, >= 1 s before QEMU exits
+	start=$SECONDS limit=$((SECONDS + TIMEOUT)) timedout=''
 	while :; do
-		if [[ -n $THEN_CMD && -z $then_at ]] && grep -qs 'SCHED_STATE_GUEST: then' "$OUT/console.log"; then
-			then_at=$SECONDS limit=$((SECONDS + THEN_TIMEOUT))
-		fi
 		kill -0 $qpid 2>/dev/null || break
 		((SECONDS < limit)) || { timedout=1; break; }
 		sleep 1
@@ -234,48 +219,25 @@ fi
 
 problem() { msg "$*"; echo "$*" >>"$OUT/problems"; }
 
-# judge DIR SECONDS TIMEDOUT QRC LIMIT [PROBLEM]: DIR's verdict (result.py write) from its logs
-judge() {
-	local OUT=$1 seconds=$2 timedout=$3 qrc=$4 TIMEOUT=$5 rc=0
-	strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
-	strip_escapes <"$OUT/console.log" >"$OUT/console.txt"
-	# dmesg.log: the kmsg stream, then the console's (KERN_ERR+) after a panic
-	awk '
-	function ts(l) { return match(l, /^\[ *[0-9.]+\]/) ? substr(l, 2, RLENGTH - 2) + 0 : -1 }
-	NR == FNR {
-		gsub(/\r/, ""); sub(/^<[0-9]+>/, ""); print; seen[$0]
-		if (ts($0) >= 0) last = ts($0)
-		next
-	}
-	ts($0) >= last && !($0 in seen)
-	' "$OUT/kmsg.log" "$OUT/console.txt" >"$OUT/dmesg.log"
-	: >"$OUT/problems"
-	[[ -z ${6:-} ]] || problem "$6"
-	[[ -n $timedout || $qrc == 0 ]] || problem "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
-	[[ -n $timedout ]] || grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt" ||
-		problem "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
-	python3 "$TOP/scripts/report/result.py" write "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" \
-		"$TIMEOUT" "${timedout:+1}" "${GUEST_ENVS[@]}" || rc=1
-	rm -f "$OUT/problems"
-	return $rc
+# OUT's verdict (result.py write) from its logs
+strip_escapes <"$OUT/ktap.raw" >"$OUT/ktap.tap"
+strip_escapes <"$OUT/console.log" >"$OUT/console.txt"
+# dmesg.log: the kmsg stream, then the console's (KERN_ERR+) after a panic
+awk '
+function ts(l) { return match(l, /^\[ *[0-9.]+\]/) ? substr(l, 2, RLENGTH - 2) + 0 : -1 }
+NR == FNR {
+	gsub(/\r/, ""); sub(/^<[0-9]+>/, ""); print; seen[$0]
+	if (ts($0) >= 0) last = ts($0)
+	next
 }
-
-# THEN_OUT: each stream from the mark on (the console's mark has its uptime)
-if [[ -n $THEN_OUT ]]; then
-	for f in console.log kmsg.log ktap.raw; do
-		sed -n '/SCHED_STATE_GUEST: then/,$p' "$OUT/$f" >"$THEN_OUT/$f"
-		sed -i '/SCHED_STATE_GUEST: then/,$d' "$OUT/$f"
-	done
-	sed -i '1{/SCHED_STATE_GUEST: then/d}' "$THEN_OUT/kmsg.log" "$THEN_OUT/ktap.raw"
-	cp "$OUT/qemu.log" "$THEN_OUT/qemu.log"
-fi
+ts($0) >= last && !($0 in seen)
+' "$OUT/kmsg.log" "$OUT/console.txt" >"$OUT/dmesg.log"
+: >"$OUT/problems"
+[[ -n $timedout || $qrc == 0 ]] || problem "QEMU exited with status $qrc: $(tail -n 1 "$OUT/qemu.log")"
+[[ -n $timedout ]] || grep -q 'SCHED_STATE_GUEST: done' "$OUT/console.txt" ||
+	problem "guest crashed or hung: no 'SCHED_STATE_GUEST: done' on the console"
 rc=0
-if [[ -n $then_at ]]; then
-	judge "$OUT" $((then_at - start)) '' 0 "$TIMEOUT" || rc=1
-	judge "$THEN_OUT" $((seconds - then_at + start)) "$timedout" "$qrc" "$THEN_TIMEOUT" || true
-else
-	judge "$OUT" "$seconds" "$timedout" "$qrc" "$TIMEOUT" || rc=1
-	[[ -z $THEN_OUT ]] ||
-		judge "$THEN_OUT" 0 '' 0 "$THEN_TIMEOUT" "not run: the first command did not finish" || true
-fi
+python3 "$TOP/scripts/report/result.py" write "$OUT" "$KIMAGE" "$A_ARCH" "$ACCEL" "$seconds" \
+	"$TIMEOUT" "${timedout:+1}" "${GUEST_ENVS[@]}" || rc=1
+rm -f "$OUT/problems"
 exit $rc

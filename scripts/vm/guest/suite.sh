@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=dash
-# usage: sh /guest/suite.sh [-o SECONDS]: vm.sh's default command, one KTAP document of
-# run_kselftest.sh -c sched_state (sched_state.sh hung_task, which provokes a report, is not
-# run); -o: its timeout (default settings' + RACE_MS > 2 s)
-# shellcheck source=SCRIPTDIR/tap.sh
-. /guest/tap.sh
-
-case $#:${1:-} in
-0: | 2:-o) override=${2:-} ;;
-*) echo "usage: sh /guest/suite.sh [-o SECONDS]"; exit 2 ;;
-esac
+# usage: sh /guest/suite.sh [-o SECONDS] [-r CHECK]...: vm.sh's default command, one KTAP
+# document of run_kselftest.sh -c sched_state (sched_state.sh hung_task, which provokes a
+# report, is not run); -o: its timeout (default settings' + RACE_MS > 2 s); -r: only these
+# checks (the harness's -r fixture.variant.test)
+usage() { echo "usage: sh /guest/suite.sh [-o SECONDS] [-r CHECK]..."; exit 2; }
+override='' only=''
+while getopts o:r: opt; do
+	case $opt in
+	o) override=$OPTARG ;;
+	r) only="$only -r $OPTARG" ;;
+	*) usage ;;
+	esac
+done
+[ "$OPTIND" -gt $# ] || usage
 cd /kselftest || exit 1
 timeout=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' sched_state/settings 2>/dev/null)
 timeout=${timeout:-45}		# kselftest/runner.sh's default
@@ -22,7 +26,8 @@ n=$(./run_kselftest.sh -l | grep -c '^sched_state:')
 printf 'TAP version 13\n1..%d\n' "$n"
 # the runner's header is replaced by ours; another goes through, and fails
 {
-	./run_kselftest.sh -c sched_state ${override:+-o "$override"}
+	KSELFTEST_SCHED_STATE_SH_ARGS="${KSELFTEST_SCHED_STATE_SH_ARGS:-}$only" \
+		./run_kselftest.sh -c sched_state ${override:+-o "$override"}
 	echo $? >/tmp/suite.rc
 } 2>&1 | {
 	IFS= read -r v
