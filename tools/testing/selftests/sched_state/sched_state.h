@@ -3,18 +3,28 @@
  * The protocol of test_sched_state's root-only control file, shared with
  * the programs.  Each open file carries one transaction: write a request,
  * read the reply from the same descriptor.  <state> is interruptible,
- * uninterruptible, killable, idle or, for a kthread, parked.
+ * uninterruptible, killable, idle or, for a kthread, parked, slept in
+ * through schedule(); or a way the kernel sleeps, once, until its own
+ * wakeup (test_module/states.c): wait_event{,_interruptible,_killable,_idle},
+ * wait_woken, completion{,_interruptible,_killable,_io}, mutex{,_interruptible,
+ * _killable} (held by a holder kthread), down{,_interruptible,_killable},
+ * msleep{,_interruptible}, timeout_idle, io_schedule; for a kthread only,
+ * self (it wakes itself before its schedule()), spin (spins in D on the
+ * first online CPU, at most 2 s) and created (never woken).
  *
  *   kthread <state>           a kthread asleep in <state>, stopped when this
- *                             file is released; reply: its pid
+ *                             file is released; reply: its pid.  In a way,
+ *                             it sleeps once (a timed way SCHED_STATE_WAY_MS),
+ *                             then in TASK_INTERRUPTIBLE until stopped
  *   wake <pid>                set a sleeper's condition, wake_up_process();
- *                             reply: its return
+ *                             in a way, its own wakeup (wake_up(), complete(),
+ *                             up(), mutex_unlock()); reply: its return or 0
  *   wake_interruptible <pid>  the same through a wait queue, the
  *                             TASK_INTERRUPTIBLE mode; reply: 1 if woken
  *   wakeups <pid>             reply: how often a kthread found it set
  *   sleep <state> <ms> <sig>  send ourselves <sig> (0: none), then sleep in
- *                             <state> (test_module/states.c); reply "wake" or
- *                             "timeout", or -EINTR
+ *                             <state>, or once in a way a signal can end;
+ *                             reply "wake" or "timeout", or -EINTR
  *   race <rounds> <ms>        reply: "<rounds run> <wakeups lost>"
  *                             (test_module/race.c)
  *   rtlock                    PREEMPT_RT: reply "<letter> <woke> <kept>" or
@@ -40,6 +50,8 @@
 /* The bounds of what requests can make the module hold or do at once. */
 #define SCHED_STATE_MAX_SLEEPERS	64
 #define SCHED_STATE_MAX_SLEEP_MS	60000
+/* How long a kthread sleeps in a timed way (msleep, timeout_idle). */
+#define SCHED_STATE_WAY_MS		200
 #define SCHED_STATE_MAX_ROUNDS		1000000
 #define SCHED_STATE_MAX_BUSY_MS		30000
 #define SCHED_STATE_BENCH_MAX_CALLS	100000000

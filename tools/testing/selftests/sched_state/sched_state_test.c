@@ -1508,4 +1508,307 @@ TEST(rtlock_keeps_wakeup)
 	}
 }
 
+/*
+ * The ways kernel code sleeps (sched_state.h): wait_event*(), wait_woken(),
+ * completions, mutexes, semaphores, msleep*(), schedule_timeout_idle(),
+ * io_schedule(), a kthread's first sleep.  A module kthread sleeps once in
+ * a way, then in S until stopped: the letter it shows in the way, what ends
+ * the way, its own wakeup (wake_up(), complete(), up(), the holder's
+ * mutex_unlock(), wake_up_process()) or its timer, and for some whether it
+ * counts in procs_blocked (/proc/stat: rq->nr_iowait) while blocked.  The
+ * interruptible and killable ways are the caller's, in way_signal below.
+ */
+enum way_end {
+	WAY_WAKE,	/* the module's wake request: the way's own wakeup */
+	WAY_TIMER,	/* its timer, after SCHED_STATE_WAY_MS */
+	WAY_SELF,	/* itself, before its schedule(): it never sleeps */
+};
+
+enum way_io {
+	IO_ANY,		/* not looked at */
+	IO_NONE,	/* not in procs_blocked */
+	IO_COUNTS,	/* in procs_blocked while blocked, and out once woken */
+};
+
+FIXTURE(way) {
+	pid_t pid;
+	int fd;
+};
+
+FIXTURE_VARIANT(way) {
+	const char *name;
+	char letter;	/* in the way; S once back from it */
+	enum way_end end;
+	enum way_io io;
+};
+
+FIXTURE_VARIANT_ADD(way, wait_event_idle) { "wait_event_idle", 'I', WAY_WAKE };
+FIXTURE_VARIANT_ADD(way, wait_woken) { "wait_woken", 'S', WAY_WAKE };
+FIXTURE_VARIANT_ADD(way, completion) { "completion", 'D', WAY_WAKE, IO_NONE };
+FIXTURE_VARIANT_ADD(way, completion_io) { "completion_io", 'D', WAY_WAKE, IO_COUNTS };
+FIXTURE_VARIANT_ADD(way, mutex) { "mutex", 'D', WAY_WAKE };
+FIXTURE_VARIANT_ADD(way, down) { "down", 'D', WAY_WAKE };
+FIXTURE_VARIANT_ADD(way, msleep) { "msleep", 'D', WAY_TIMER };
+FIXTURE_VARIANT_ADD(way, msleep_interruptible) { "msleep_interruptible", 'S', WAY_TIMER };
+FIXTURE_VARIANT_ADD(way, timeout_idle) { "timeout_idle", 'I', WAY_TIMER };
+FIXTURE_VARIANT_ADD(way, io_schedule) { "io_schedule", 'D', WAY_WAKE, IO_COUNTS };
+FIXTURE_VARIANT_ADD(way, self) { "self", 'S', WAY_SELF };
+FIXTURE_VARIANT_ADD(way, created) { "created", 'D', WAY_WAKE };
+
+/* Start a kthread in way @name; skip on -EOPNOTSUPP, a way this kernel lacks. */
+static void way_start(struct __test_metadata *_metadata, const char *name,
+		      pid_t *pid, int *fd)
+{
+	const char *why = no_module();
+
+	*fd = -1;
+	if (why)
+		SKIP(return, "%s", why);
+	*pid = kthread_start(name, fd);
+	if (*pid == -EOPNOTSUPP)
+		SKIP(return, "way not in this kernel");
+	ASSERT_LT(0, *pid);
+}
+
+/* procs_blocked of /proc/stat, the sum of every runqueue's nr_iowait */
+static long stat_procs_blocked(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "procs_blocked %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/* Wait, up to SETTLE_MS, for procs_blocked to be @want; the last seen. */
+static long procs_blocked_settles(long want)
+{
+	long n = stat_procs_blocked();
+	int ms;
+
+	for (ms = 0; ms < SETTLE_MS && n != want; ms += 10) {
+		sleep_ms(10);
+		n = stat_procs_blocked();
+	}
+	return n;
+}
+
+FIXTURE_SETUP(way)
+{
+	self->fd = -1;
+}
+
+FIXTURE_TEARDOWN(way)
+{
+	kthread_stop(&self->fd);
+}
+
+/*
+ * In the way, stat and status show its letter, and procs_blocked counts it
+ * or not; its own wakeup, or its timer, ends the way within SETTLE_MS (and
+ * takes it out of procs_blocked).  A kthread that woke itself never slept:
+ * it is back from the way at once, asleep in S until stopped.
+ */
+TEST_F(way, sleeps)
+{
+	long io = 0, asleep;
+	int ms, seen = 0;
+
+	if (variant->io != IO_ANY) {
+		io = stat_procs_blocked();
+		ASSERT_LE(0, io);
+	}
+	way_start(_metadata, variant->name, &self->pid, &self->fd);
+	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
+	ASSERT_EQ(variant->letter, status_letter(self->pid));
+	if (variant->end == WAY_SELF) {
+		ASSERT_EQ(1, kthread_wakeups(self->pid));
+		return;
+	}
+	ASSERT_EQ(0, kthread_wakeups(self->pid)) TH_LOG("not in the way");
+	if (variant->io != IO_ANY) {
+		ASSERT_LE(0, settled_switches(self->pid, variant->letter));
+		asleep = variant->io == IO_COUNTS ?
+			 procs_blocked_settles(io + 1) : stat_procs_blocked();
+		EXPECT_EQ(io + (variant->io == IO_COUNTS), asleep)
+			TH_LOG("procs_blocked %ld, %ld asleep", io, asleep);
+	}
+	if (variant->end == WAY_WAKE)
+		ASSERT_LE(0, wake("wake", self->pid));
+	for (ms = 0; ms < SETTLE_MS && !seen; ms++) {
+		seen = kthread_wakeups(self->pid);
+		if (!seen)
+			sleep_ms(1);
+	}
+	ASSERT_EQ(1, seen) TH_LOG("still in %c", stat_letter(self->pid));
+	if (variant->io != IO_ANY)
+		EXPECT_EQ(io, procs_blocked_settles(io)) TH_LOG("still blocked");
+}
+
+/*
+ * The caller asleep in a way that a signal can end (the sleep request): a
+ * signal ends an interruptible one (-EINTR); a killable one it leaves
+ * asleep, and SIGKILL ends it.  wait_event_*() decides in
+ * prepare_to_wait_event(), the others in their loops or in schedule().
+ */
+FIXTURE(way_signal) {
+	struct sleeper child;
+};
+
+FIXTURE_VARIANT(way_signal) {
+	const char *name;
+	char letter;
+	bool woken_by_signal;
+};
+
+FIXTURE_VARIANT_ADD(way_signal, wait_event_interruptible) { "wait_event_interruptible", 'S', true };
+FIXTURE_VARIANT_ADD(way_signal, wait_event_killable) { "wait_event_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, completion_killable) { "completion_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, mutex_killable) { "mutex_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, down_killable) { "down_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, msleep_interruptible) { "msleep_interruptible", 'S', true };
+
+/* How long a killable way is watched for a signal's wakeup. */
+#define WAY_STAYS_MS	100
+/* A bound for the timed way, msleep_interruptible(): short of SETTLE_MS */
+#define WAY_SLEEP_MS	3000
+
+FIXTURE_SETUP(way_signal)
+{
+	const char *why = no_module();
+
+	self->child.result = -1;
+	snprintf(eintr, sizeof(eintr), "error %d", EINTR);
+	if (why)
+		SKIP(return, "%s", why);
+}
+
+FIXTURE_TEARDOWN(way_signal)
+{
+	if (self->child.pid > 0) {
+		wake("wake", self->child.pid);
+		kill(self->child.pid, SIGKILL);
+		waitpid(self->child.pid, NULL, 0);
+	}
+	if (self->child.result >= 0)
+		close(self->child.result);
+}
+
+TEST_F(way_signal, signals)
+{
+	struct pollfd p = { .events = POLLIN };
+
+	ASSERT_LT(0, start_sleeper(&self->child, variant->name, WAY_SLEEP_MS,
+				   0));
+	ASSERT_EQ(variant->letter,
+		  wait_for_letter(self->child.pid, variant->letter));
+	ASSERT_EQ(0, kill(self->child.pid, SIGUSR1));
+	if (variant->woken_by_signal) {
+		ASSERT_STREQ(eintr, sleeper_result(&self->child));
+		return;
+	}
+	p.fd = self->child.result;
+	ASSERT_EQ(0, poll(&p, 1, WAY_STAYS_MS)) TH_LOG("ended by a signal");
+	ASSERT_EQ(variant->letter, stat_letter(self->child.pid));
+	ASSERT_EQ(0, kill(self->child.pid, SIGKILL));
+	expect_killed(_metadata, &self->child.pid);
+}
+
+/*
+ * A preemption never blocks a task, whatever its state: only its own
+ * schedule() in a sleeping state does (__schedule()).  A module kthread
+ * spins in TASK_UNINTERRUPTIBLE, shown D, beside a busy child pinned to its
+ * CPU: preempted by it, it must still get CPU time (stime, field 15 of
+ * /proc/PID/stat), and spin on.
+ */
+FIXTURE(preempt) {
+	pid_t pid;
+	int fd;
+	pid_t hog;
+};
+
+FIXTURE_SETUP(preempt)
+{
+	self->fd = -1;
+	self->hog = 0;
+}
+
+FIXTURE_TEARDOWN(preempt)
+{
+	if (self->hog > 0) {
+		kill(self->hog, SIGKILL);
+		waitpid(self->hog, NULL, 0);
+	}
+	kthread_stop(&self->fd);
+}
+
+/* Fields 15 (stime) and 39 (processor) of /proc/PID/stat */
+static bool stat_stime_cpu(pid_t pid, long *stime, int *cpu)
+{
+	char path[64], buf[512], *paren, *tok, *save;
+	int field = 2, found = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	paren = strrchr(buf, ')');
+	if (!paren)
+		return false;
+	for (tok = strtok_r(paren + 1, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		if (++field == 15)
+			found += sscanf(tok, "%ld", stime);
+		else if (field == 39)
+			found += sscanf(tok, "%d", cpu);
+	}
+	return found == 2;
+}
+
+TEST_F(preempt, d_spinner_runs)
+{
+	unsigned long mask;
+	long before, after;
+	int cpu;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two online CPUs");
+	way_start(_metadata, "spin", &self->pid, &self->fd);
+	ASSERT_EQ('D', wait_for_letter(self->pid, 'D'));
+	ASSERT_TRUE(stat_stime_cpu(self->pid, &before, &cpu));
+	ASSERT_GT(64, cpu);
+	self->hog = fork();
+	ASSERT_LE(0, self->hog);
+	if (self->hog == 0) {
+		mask = 1UL << cpu;
+		if (syscall(__NR_sched_setaffinity, 0, sizeof(mask), &mask))
+			_exit(1);
+		/* as long as the kthread may spin, not for ever */
+		before = now_ms() + 2000;
+		while (now_ms() < before)
+			;
+		_exit(0);
+	}
+	sleep_ms(50);	/* the child preempts it */
+	ASSERT_TRUE(stat_stime_cpu(self->pid, &before, &cpu));
+	sleep_ms(200);
+	ASSERT_TRUE(stat_stime_cpu(self->pid, &after, &cpu));
+	ASSERT_EQ(0, kthread_wakeups(self->pid));	/* still spinning */
+	EXPECT_LT(before, after) TH_LOG("stime %ld, %ld 200 ms later, in %c",
+					before, after, stat_letter(self->pid));
+}
+
 TEST_HARNESS_MAIN
