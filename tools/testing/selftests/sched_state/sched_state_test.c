@@ -1641,10 +1641,12 @@ static int call_futex_lock_pi(struct call_env *e)
 /* A child that outlives us by no more than a moment. */
 static pid_t call_grandchild(void)
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
 		for (;;)
 			pause();
 	}
@@ -1847,6 +1849,7 @@ static int call_inotify_read(struct call_env *e)
 
 FIXTURE(call) {
 	pid_t pid;
+	pid_t pgrp;		/* its process group: it and what it started */
 	int report;		/* the child's reports */
 	struct call_env *env;	/* shared with it */
 };
@@ -1935,9 +1938,10 @@ FIXTURE_TEARDOWN(call)
 	struct call_env *e = self->env;
 	int ms;
 
+	/* with what it started: a vfork() parent ends with its child */
+	if (self->pgrp > 0)
+		kill(-self->pgrp, SIGKILL);
 	if (self->pid > 0) {
-		/* with what it started: a vfork() parent ends with its child */
-		kill(-self->pid, SIGKILL);
 		kill(self->pid, SIGKILL);
 		for (ms = 0; ms < SETTLE_MS &&
 		     !waitpid(self->pid, NULL, WNOHANG); ms++)
@@ -2053,6 +2057,8 @@ TEST_F(call, sleep)
 		close(fds[0]);
 		call_child(variant->block, fds[1], self->env);
 	}
+	setpgid(self->pid, self->pid);
+	self->pgrp = self->pid;
 	close(fds[1]);
 	self->report = fds[0];
 	if (!call_blocks(_metadata, self->pid, self->report, variant->letter))
