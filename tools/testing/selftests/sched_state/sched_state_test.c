@@ -11,14 +11,28 @@
  * unloads the module around it.
  */
 #include <limits.h>
+#include <linux/futex.h>
 #include <mntent.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
+#include <sys/msg.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/select.h>
+#include <sys/sem.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -1809,6 +1823,795 @@ TEST_F(preempt, d_spinner_runs)
 	ASSERT_EQ(0, kthread_wakeups(self->pid));	/* still spinning */
 	EXPECT_LT(before, after) TH_LOG("stime %ld, %ld 200 ms later, in %c",
 					before, after, stat_letter(self->pid));
+
+ * The blocking calls users' tasks sleep in, one row each: the letter the
+ * sleep shows, and what a caught signal does to it.  A child, in a process
+ * group of its own, sets the call up so that nothing but a signal ends it,
+ * reports that it is about to block, and blocks.  Its SIGUSR1 handler,
+ * without SA_RESTART, reports that it ran; the child then reports how the
+ * call ended.  A new case is a function that blocks and one CALL() line.
+ */
+#define CALL_COMM	"sched_state_blk"
+/* How long a signal may take to end a sleep, or to show that it did not. */
+#define CALL_MS		1000
+#define CALL_WATCH_MS	100
+
+/* What a caught signal does to the sleep. */
+enum call_signal {
+	CALL_ENDS,	/* the handler runs, the call fails with EINTR */
+	CALL_RESTARTS,	/* the handler runs, the call sleeps on */
+	CALL_SLEEPS,	/* nothing until the sleep ends */
+};
+
+/* Set up before the fork: what the parent holds, and what to remove. */
+struct call_env {
+	int futex;	/* a PI futex the parent owns */
+	int msqid;	/* System V objects the child made, or -1 */
+	int semid;
+	int file;	/* a memfd the parent holds locked, flock and POSIX */
+};
+
+static int call_fd = -1;
+
+static void call_say(char c)
+{
+	if (write(call_fd, &c, 1) != 1)
+		_exit(1);
+}
+
+static void call_handler(int sig)
+{
+	(void)sig;
+	call_say('h');
+}
+
+static void call_setup_failed(void)
+{
+	call_say('f');
+	_exit(1);
+}
+
+/* The call is next; what it returned, as its errno (0: none). */
+static void call_ready(void)
+{
+	call_say('r');
+}
+
+static int call_errno(long ret)
+{
+	return ret < 0 ? errno : 0;
+}
+
+static int call_pipe_read(struct call_env *e)
+{
+	int fds[2];
+	char c;
+
+	if (pipe(fds))
+		call_setup_failed();
+	call_ready();
+	return call_errno(read(fds[0], &c, 1));
+}
+
+static int call_pipe_write(struct call_env *e)
+{
+	int fds[2];
+
+	if (pipe(fds) || fcntl(fds[1], F_SETFL, O_NONBLOCK))
+		call_setup_failed();
+	while (write(fds[1], "x", 1) == 1)
+		;
+	if (fcntl(fds[1], F_SETFL, 0))
+		call_setup_failed();
+	call_ready();
+	return call_errno(write(fds[1], "x", 1));
+}
+
+/* open() of a FIFO for reading, with no writer: fs/pipe.c wait_for_partner() */
+static int call_fifo_open(struct call_env *e)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/sched_state_fifo.%d", getpid());
+	if (mkfifo(path, 0600))
+		call_setup_failed();
+	/* a reader that does not wait for a writer keeps the FIFO */
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	unlink(path);
+	if (fd < 0)
+		call_setup_failed();
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	call_ready();
+	return call_errno(open(path, O_RDONLY));
+}
+
+/* pause(2) itself: some arches have none, and libc sigsuspend()s */
+static int call_pause(struct call_env *e)
+{
+#ifdef __NR_pause
+	call_ready();
+	return call_errno(syscall(__NR_pause));
+#else
+	call_say('u');
+	_exit(1);
+#endif
+}
+
+static int call_nanosleep(struct call_env *e)
+{
+	struct timespec ts = { 3600, 0 };
+
+	call_ready();
+	return call_errno(nanosleep(&ts, NULL));
+}
+
+/* Our CPU time does not run while we sleep: kernel/time/posix-cpu-timers.c */
+static int call_clock_nanosleep_cpu(struct call_env *e)
+{
+	struct timespec ts = { 3600, 0 };
+
+	call_ready();
+	return clock_nanosleep(CLOCK_PROCESS_CPUTIME_ID, 0, &ts, NULL);
+}
+
+static int call_select(struct call_env *e)
+{
+	int fds[2];
+	fd_set rd;
+
+	if (pipe(fds))
+		call_setup_failed();
+	FD_ZERO(&rd);
+	FD_SET(fds[0], &rd);
+	call_ready();
+	return call_errno(select(fds[0] + 1, &rd, NULL, NULL, NULL));
+}
+
+static int call_poll(struct call_env *e)
+{
+	struct pollfd p = { .events = POLLIN };
+	int fds[2];
+
+	if (pipe(fds))
+		call_setup_failed();
+	p.fd = fds[0];
+	call_ready();
+	return call_errno(poll(&p, 1, -1));
+}
+
+static int call_epoll_wait(struct call_env *e)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int fds[2], ep;
+
+	ep = epoll_create1(0);
+	if (ep < 0 || pipe(fds) || epoll_ctl(ep, EPOLL_CTL_ADD, fds[0], &ev))
+		call_setup_failed();
+	call_ready();
+	return call_errno(epoll_wait(ep, &ev, 1, -1));
+}
+
+static int call_futex_wait(struct call_env *e)
+{
+	int word = 0;
+
+	call_ready();
+	return call_errno(syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 0,
+				  NULL, NULL, 0));
+}
+
+static int call_futex_waitv(struct call_env *e)
+{
+	struct futex_waitv w = { .flags = FUTEX_32 | FUTEX_PRIVATE_FLAG };
+	int word = 0;
+
+	w.uaddr = (unsigned long)&word;
+	call_ready();
+	return call_errno(syscall(__NR_futex_waitv, &w, 1, 0, NULL,
+				  CLOCK_MONOTONIC));
+}
+
+/* The parent owns the futex; kernel/futex/pi.c restarts on a signal. */
+static int call_futex_lock_pi(struct call_env *e)
+{
+	call_ready();
+	return call_errno(syscall(SYS_futex, &e->futex, FUTEX_LOCK_PI, 0, NULL,
+				  NULL, 0));
+}
+
+/* A child that outlives us by no more than a moment. */
+static pid_t call_grandchild(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		for (;;)
+			pause();
+	}
+	if (pid < 0)
+		call_setup_failed();
+	return pid;
+}
+
+static int call_wait4(struct call_env *e)
+{
+	pid_t pid = call_grandchild();
+
+	call_ready();
+	return call_errno(wait4(pid, NULL, 0, NULL));
+}
+
+static int call_sigsuspend(struct call_env *e)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	call_ready();
+	return call_errno(sigsuspend(&none));
+}
+
+/* Waits for SIGUSR2; SIGUSR1 interrupts it. */
+static int call_sigtimedwait(struct call_env *e)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		call_setup_failed();
+	call_ready();
+	return call_errno(syscall(SYS_rt_sigtimedwait, &set, NULL, NULL,
+				  _NSIG / 8));
+}
+
+/* flock() is per open file: open the parent's file anew. */
+static int call_flock(struct call_env *e)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", e->file);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(flock(fd, LOCK_EX));
+}
+
+static int call_fcntl_setlkw(struct call_env *e)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	call_ready();
+	return call_errno(fcntl(e->file, F_SETLKW, &fl));
+}
+
+static int call_eventfd_read(struct call_env *e)
+{
+	int fd = eventfd(0, 0);
+	uint64_t v;
+
+	if (fd < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(read(fd, &v, sizeof(v)));
+}
+
+static int call_signalfd_read(struct call_env *e)
+{
+	struct signalfd_siginfo si;
+	sigset_t set;
+	int fd;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	if (sigprocmask(SIG_BLOCK, &set, NULL))
+		call_setup_failed();
+	fd = signalfd(-1, &set, 0);
+	if (fd < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(read(fd, &si, sizeof(si)));
+}
+
+static int call_timerfd_read(struct call_env *e)
+{
+	int fd = timerfd_create(CLOCK_MONOTONIC, 0);
+	uint64_t v;
+
+	if (fd < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(read(fd, &v, sizeof(v)));
+}
+
+/* The parent of a vfork() child that does not exit: kernel/fork.c */
+static int call_vfork(struct call_env *e)
+{
+	pid_t pid;
+
+	call_ready();
+	pid = vfork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		for (;;)
+			pause();
+	}
+	return call_errno(pid);
+}
+
+static int call_msgrcv(struct call_env *e)
+{
+	struct {
+		long type;
+		char text[1];
+	} msg;
+
+	if (e->msqid < 0)
+		e->msqid = msgget(IPC_PRIVATE, 0600);
+	if (e->msqid < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(msgrcv(e->msqid, &msg, sizeof(msg.text), 0, 0));
+}
+
+static int call_semop(struct call_env *e)
+{
+	struct sembuf down = { .sem_op = -1 };
+
+	if (e->semid < 0)
+		e->semid = semget(IPC_PRIVATE, 1, 0600);
+	if (e->semid < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(semop(e->semid, &down, 1));
+}
+
+/* Through syscall(): the name is gone at once, and no -lrt. */
+static int call_mq_receive(struct call_env *e)
+{
+	char name[32], buf[8192];
+	int fd;
+
+	snprintf(name, sizeof(name), "sched_state.%d", getpid());
+	fd = syscall(SYS_mq_open, name, O_RDWR | O_CREAT | O_EXCL, 0600, NULL);
+	if (fd < 0)
+		call_setup_failed();
+	syscall(SYS_mq_unlink, name);
+	call_ready();
+	return call_errno(syscall(SYS_mq_timedreceive, fd, buf, sizeof(buf),
+				  NULL, NULL));
+}
+
+static int call_unix_recv(struct call_env *e)
+{
+	int fds[2];
+	char c;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds))
+		call_setup_failed();
+	call_ready();
+	return call_errno(recv(fds[0], &c, 1, 0));
+}
+
+static int call_unix_accept(struct call_env *e)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	static int fd = -1;
+	socklen_t len;
+
+	/* an abstract address: nothing to remove; bound once */
+	len = offsetof(struct sockaddr_un, sun_path) + 1 +
+	      snprintf(sun.sun_path + 1, sizeof(sun.sun_path) - 1,
+		       "sched_state.%d", getpid());
+	if (fd < 0) {
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
+		    listen(fd, 1))
+			call_setup_failed();
+	}
+	call_ready();
+	return call_errno(accept(fd, NULL, NULL));
+}
+
+static int call_inotify_read(struct call_env *e)
+{
+	char buf[256];
+	int fd = inotify_init1(0);
+
+	if (fd < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(read(fd, buf, sizeof(buf)));
+}
+
+FIXTURE(call) {
+	pid_t pid;
+	pid_t pgrp;		/* its process group: it and what it started */
+	int report;		/* the child's reports */
+	struct call_env *env;	/* shared with it */
+};
+
+/* What a row needs of the kernel, by a file of /proc it brings. */
+struct call_need {
+	const char *path;
+	const char *why;
+};
+
+static const struct call_need sysvipc = {
+	"/proc/sysvipc", "needs CONFIG_SYSVIPC"
+};
+
+static const struct call_need mqueue = {
+	"/proc/sys/fs/mqueue", "needs CONFIG_POSIX_MQUEUE"
+};
+
+static const struct call_need unix_sockets = {
+	"/proc/net/unix", "needs CONFIG_UNIX"
+};
+
+static const struct call_need inotify = {
+	"/proc/sys/fs/inotify", "needs CONFIG_INOTIFY_USER"
+};
+
+FIXTURE_VARIANT(call) {
+	int (*block)(struct call_env *e);
+	char letter;
+	enum call_signal signal;
+	const struct call_need *needs;
+};
+
+/* One row a call: its function, the letter, a signal's effect, needs */
+FIXTURE_VARIANT_ADD(call, pipe_read) { call_pipe_read, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, pipe_write) { call_pipe_write, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, fifo_open) { call_fifo_open, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, pause) { call_pause, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, nanosleep) { call_nanosleep, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, clock_nanosleep_cpu) { call_clock_nanosleep_cpu, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, select) { call_select, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, poll) { call_poll, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, epoll_wait) { call_epoll_wait, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, futex_wait) { call_futex_wait, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, futex_waitv) { call_futex_waitv, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, futex_lock_pi) { call_futex_lock_pi, 'S', CALL_RESTARTS, NULL };
+FIXTURE_VARIANT_ADD(call, wait4) { call_wait4, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, sigsuspend) { call_sigsuspend, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, sigtimedwait) { call_sigtimedwait, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, flock) { call_flock, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, fcntl_setlkw) { call_fcntl_setlkw, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, eventfd_read) { call_eventfd_read, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, signalfd_read) { call_signalfd_read, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, timerfd_read) { call_timerfd_read, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, vfork) { call_vfork, 'D', CALL_SLEEPS, NULL };
+FIXTURE_VARIANT_ADD(call, msgrcv) { call_msgrcv, 'S', CALL_ENDS, &sysvipc };
+FIXTURE_VARIANT_ADD(call, semop) { call_semop, 'S', CALL_ENDS, &sysvipc };
+FIXTURE_VARIANT_ADD(call, mq_receive) { call_mq_receive, 'S', CALL_ENDS, &mqueue };
+FIXTURE_VARIANT_ADD(call, unix_recv) { call_unix_recv, 'S', CALL_ENDS, &unix_sockets };
+FIXTURE_VARIANT_ADD(call, unix_accept) { call_unix_accept, 'S', CALL_ENDS, &unix_sockets };
+FIXTURE_VARIANT_ADD(call, inotify_read) { call_inotify_read, 'S', CALL_ENDS, &inotify };
+
+FIXTURE_SETUP(call)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	struct call_env *e;
+
+	self->report = -1;
+	if (variant->needs && access(variant->needs->path, F_OK))
+		SKIP(return, "%s", variant->needs->why);
+	e = mmap(NULL, sizeof(*e), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, e);
+	self->env = e;
+	e->futex = syscall(SYS_gettid);
+	e->msqid = -1;
+	e->semid = -1;
+	e->file = syscall(__NR_memfd_create, "sched_state", 0);
+	ASSERT_LE(0, e->file);
+	ASSERT_EQ(0, fcntl(e->file, F_SETLK, &fl));
+	ASSERT_EQ(0, flock(e->file, LOCK_EX));
+}
+
+FIXTURE_TEARDOWN(call)
+{
+	struct call_env *e = self->env;
+	int ms;
+
+	/* with what it started: a vfork() parent ends with its child */
+	if (self->pgrp > 0)
+		kill(-self->pgrp, SIGKILL);
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		for (ms = 0; ms < SETTLE_MS &&
+		     !waitpid(self->pid, NULL, WNOHANG); ms++)
+			sleep_ms(1);
+	}
+	if (self->report >= 0)
+		close(self->report);
+	if (!e)
+		return;
+	if (e->msqid >= 0)
+		msgctl(e->msqid, IPC_RMID, NULL);
+	if (e->semid >= 0)
+		semctl(e->semid, 0, IPC_RMID);
+	close(e->file);
+	munmap(e, sizeof(*e));
+}
+
+/* Keep @report as fd 3 and the file as fd 4, nothing else of ours. */
+static void call_fds(int report, struct call_env *e)
+{
+	int fd = open("/dev/null", O_RDWR);
+	int r = fcntl(report, F_DUPFD, 10), f = fcntl(e->file, F_DUPFD, 10);
+
+	if (fd < 0 || r < 0 || f < 0 || dup2(fd, 0) || dup2(fd, 1) != 1 ||
+	    dup2(fd, 2) != 2 || dup2(r, 3) != 3 || dup2(f, 4) != 4)
+		_exit(1);
+	call_fd = 3;
+	e->file = 4;
+#ifdef __NR_close_range
+	if (!syscall(__NR_close_range, 5, ~0U, 0))
+		return;
+#endif
+	for (fd = 5; fd < 1024; fd++)
+		close(fd);
+}
+
+/* Block in the call, report how it ended, and block again. */
+static void call_child(int (*block)(struct call_env *e), int report,
+		       struct call_env *e)
+{
+	struct sigaction sa = { .sa_handler = call_handler };
+
+	setpgid(0, 0);
+	prctl(PR_SET_NAME, CALL_COMM);
+	call_fds(report, e);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		_exit(1);
+	for (;;)
+		call_say(block(e) == EINTR ? 'i' : 'o');
+}
+
+/* The child reports that it blocks, and sleeps in the row's letter. */
+static bool call_blocks(struct __test_metadata *_metadata, pid_t pid,
+			int report, char letter)
+{
+	char c = child_report(report, SETTLE_MS);
+
+	if (c == 'u')
+		SKIP(return false, "no such system call here");
+	ASSERT_EQ('r', c) TH_LOG("set-up failed");
+	ASSERT_EQ(letter, wait_asleep(pid));
+	ASSERT_EQ(letter, status_letter(pid));
+	return true;
+}
+
+/*
+ * A caught signal, without SA_RESTART, ends an S sleep with EINTR (or the
+ * call restarts it), and wakes no D sleeper: its voluntary switches stay.
+ */
+static void call_signal(struct __test_metadata *_metadata, pid_t pid,
+			int report, char letter, enum call_signal what)
+{
+	long n = -1;
+
+	if (what == CALL_SLEEPS) {
+		n = settled_switches(pid, letter);
+		ASSERT_LE(0, n);
+	}
+	ASSERT_EQ(0, kill(pid, SIGUSR1));
+	switch (what) {
+	case CALL_ENDS:
+		ASSERT_EQ('h', child_report(report, CALL_MS));
+		ASSERT_EQ('i', child_report(report, CALL_MS));
+		/* and blocks again, for SIGKILL */
+		call_blocks(_metadata, pid, report, letter);
+		break;
+	case CALL_RESTARTS:
+		ASSERT_EQ('h', child_report(report, CALL_MS));
+		ASSERT_LE(0, settled_switches(pid, letter));
+		ASSERT_EQ(0, child_report(report, 0));
+		break;
+	case CALL_SLEEPS:
+		ASSERT_EQ(0, child_report(report, CALL_WATCH_MS));
+		ASSERT_EQ(n, settled_switches(pid, letter))
+			TH_LOG("woken and asleep again");
+		break;
+	}
+}
+
+/*
+ * One child per row, for the time it takes: asleep in the call it shows
+ * the row's letter in /proc/PID/stat and status; a caught signal does
+ * what the row says; SIGKILL ends the sleep.
+ */
+TEST_F(call, sleep)
+{
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	self->pid = fork();
+	ASSERT_LE(0, self->pid);
+	if (self->pid == 0) {
+		close(fds[0]);
+		call_child(variant->block, fds[1], self->env);
+	}
+	setpgid(self->pid, self->pid);
+	self->pgrp = self->pid;
+	close(fds[1]);
+	self->report = fds[0];
+	if (!call_blocks(_metadata, self->pid, self->report, variant->letter))
+		return;
+	call_signal(_metadata, self->pid, self->report, variant->letter,
+		    variant->signal);
+	ASSERT_EQ(0, kill(self->pid, SIGKILL));
+	expect_killed(_metadata, &self->pid);
+}
+
+/*
+ * Job control and ptrace, as a parent and a tracer see them: a pausing
+ * child, named JOBCTL_COMM, that each check stops, traces or continues.
+ * Every wait polls with a deadline: a kernel that never reports a stop
+ * fails the check, not the harness's timeout.
+ */
+#define JOBCTL_COMM	"sched_state_jc"
+
+FIXTURE(jobctl) {
+	pid_t pid;
+	bool traced;
+};
+
+FIXTURE_SETUP(jobctl)
+{
+	self->pid = fork();
+	ASSERT_LE(0, self->pid);
+	if (self->pid == 0) {
+		prctl(PR_SET_NAME, JOBCTL_COMM);
+		detach_fds(-1);
+		for (;;)
+			pause();
+	}
+	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
+}
+
+FIXTURE_TEARDOWN(jobctl)
+{
+	int ms;
+
+	if (self->pid <= 0)
+		return;
+	kill(self->pid, SIGKILL);
+	kill(self->pid, SIGCONT);
+	if (self->traced)
+		ptrace(PTRACE_DETACH, self->pid, 0, 0);
+	for (ms = 0; ms < SETTLE_MS && !waitpid(self->pid, NULL, WNOHANG); ms++)
+		sleep_ms(1);
+}
+
+/* waitpid() with @flags, polled until it reports, for SETTLE_MS at most. */
+static pid_t wait_report(pid_t pid, int *status, int flags)
+{
+	pid_t ret = 0;
+	int ms;
+
+	for (ms = 0; ms < SETTLE_MS && !ret; ms++) {
+		ret = waitpid(pid, status, flags | WNOHANG);
+		if (!ret)
+			sleep_ms(1);
+	}
+	return ret;
+}
+
+/* The parent's wait(WUNTRACED) reports a group stop: kernel/exit.c */
+TEST_F(jobctl, stop_reported)
+{
+	int status = 0;
+
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(SIGSTOP, WSTOPSIG(status));
+}
+
+/* wait(WCONTINUED) reports the SIGCONT that ended a stop. */
+TEST_F(jobctl, continued_reported)
+{
+	int status = 0;
+
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, WUNTRACED));
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, WCONTINUED));
+	ASSERT_TRUE(WIFCONTINUED(status));
+}
+
+/* Seize the child; PTRACE_INTERRUPT makes it trap, and the tracer sees it. */
+static void jobctl_trap(struct __test_metadata *_metadata, pid_t pid,
+			bool *traced, long options)
+{
+	int status = 0;
+
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, pid, 0, options));
+	*traced = true;
+	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, pid, 0, 0));
+	ASSERT_EQ(pid, wait_report(pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
+}
+
+/* PTRACE_INTERRUPT wakes the tracee from pause() into a trap, shown t. */
+TEST_F(jobctl, interrupt_traps)
+{
+	jobctl_trap(_metadata, self->pid, &self->traced, 0);
+	ASSERT_EQ('t', wait_for_letter(self->pid, 't'));
+}
+
+/*
+ * A tracee asleep in pause() under PTRACE_SYSCALL, killed: its way out
+ * passes the syscall-exit stop, which ptrace_stop() must not enter with
+ * SIGKILL pending (kernel/signal.c); it dies, and reports no stop.
+ */
+TEST_F(jobctl, sigkill_skips_syscall_stop)
+{
+	int status = 0;
+
+	jobctl_trap(_metadata, self->pid, &self->traced,
+		    PTRACE_O_TRACESYSGOOD);
+	/* pause() restarts: a syscall-entry stop, then asleep in it */
+	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, self->pid, 0, 0));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(SIGTRAP | 0x80, WSTOPSIG(status));
+	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, self->pid, 0, 0));
+	ASSERT_EQ('S', wait_asleep(self->pid));
+	ASSERT_EQ(0, kill(self->pid, SIGKILL));
+	expect_killed(_metadata, &self->pid);
+}
+
+/*
+ * A seized task in a group stop: PTRACE_LISTEN leaves it stopped, hidden
+ * from wait; SIGCONT re-traps it (kernel/signal.c ptrace_trap_notify()),
+ * and the tracer sees that.
+ */
+TEST_F(jobctl, listen_then_sigcont)
+{
+	int status = 0;
+
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->pid, 0, 0));
+	self->traced = true;
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(SIGSTOP, WSTOPSIG(status));	/* signal-delivery stop */
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->pid, 0, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);	/* group-stop trap */
+	ASSERT_EQ(0, ptrace(PTRACE_LISTEN, self->pid, 0, 0));
+	sleep_ms(CALL_WATCH_MS);
+	ASSERT_EQ('t', stat_letter(self->pid));
+	ASSERT_EQ(0, waitpid(self->pid, &status, WNOHANG));
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
+}
+
+/* Seizing a stopped task moves it from its group stop into a trap, t. */
+TEST_F(jobctl, seize_stopped_traps)
+{
+	int status = 0;
+
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, WUNTRACED));
+	ASSERT_EQ('T', wait_for_letter(self->pid, 'T'));
+	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->pid, 0, 0));
+	self->traced = true;
+	ASSERT_EQ('t', wait_for_letter(self->pid, 't'));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
 }
 
 TEST_HARNESS_MAIN
