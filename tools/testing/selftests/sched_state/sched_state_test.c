@@ -1962,13 +1962,15 @@ FIXTURE_TEARDOWN(nr_running)
 	}
 }
 
-/* Wait up to SETTLE_MS for @read to give @lo to @hi; the last seen. */
+/*
+ * Wait up to SETTLE_MS for @read to give @lo to @hi; the last seen.  By
+ * the clock: each read of /proc/stat walks every interrupt.
+ */
 static long nr_running_settles(long (*read)(void), long lo, long hi)
 {
-	long n = read();
-	int ms;
+	long n = read(), end = now_ms() + SETTLE_MS;
 
-	for (ms = 0; ms < SETTLE_MS && (n < lo || n > hi); ms++) {
+	while ((n < lo || n > hi) && now_ms() < end) {
 		sleep_ms(1);
 		n = read();
 	}
