@@ -10,10 +10,12 @@
  * saying why, without it.  Run it through sched_state.sh, which loads and
  * unloads the module around it.
  */
+#define _GNU_SOURCE
 #include <limits.h>
 #include <linux/futex.h>
 #include <mntent.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -24,6 +26,7 @@
 #include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/sem.h>
 #include <sys/signalfd.h>
@@ -1823,7 +1826,9 @@ TEST_F(preempt, d_spinner_runs)
 	ASSERT_EQ(0, kthread_wakeups(self->pid));	/* still spinning */
 	EXPECT_LT(before, after) TH_LOG("stime %ld, %ld 200 ms later, in %c",
 					before, after, stat_letter(self->pid));
+}
 
+/*
  * The blocking calls users' tasks sleep in, one row each: the letter the
  * sleep shows, and what a caught signal does to it.  A child, in a process
  * group of its own, sets the call up so that nothing but a signal ends it,
@@ -2612,6 +2617,798 @@ TEST_F(jobctl, seize_stopped_traps)
 	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
 	ASSERT_TRUE(WIFSTOPPED(status));
 	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
+}
+
+/*
+ * Reports of a task's state beyond its letter, each read for a task asleep
+ * in pause() (S) and for one spinning in user space (R): the wchan flag of
+ * /proc/PID/stat (field 35) and the symbol of /proc/PID/wchan
+ * (fs/proc/array.c, fs/proc/base.c, get_wchan() in kernel/sched/core.c),
+ * and a thread's own /proc/PID/task/TID/stat and status, while its thread
+ * group leader does the opposite.
+ */
+
+#define REPORT_STACK	(64 * 1024)
+
+/* The contents of @path; 0 or -errno. */
+static int report_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Field @field (3: the state) of a stat file, after the comm. */
+static int report_stat_field(const char *path, int field, char *buf,
+			     size_t len)
+{
+	char stat[512], *p;
+	int ret = report_file(path, stat, sizeof(stat));
+
+	if (ret)
+		return ret;
+	p = strrchr(stat, ')');
+	if (!p)
+		return -EINVAL;
+	for (p++; field > 3 && p; field--)
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return -EINVAL;
+	snprintf(buf, len, "%.*s", (int)strcspn(p + 1, "\n "), p + 1);
+	return 0;
+}
+
+static int report_read_stat_wchan(pid_t pid, pid_t tid, char *buf, size_t len)
+{
+	char path[64];
+
+	(void)tid;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	return report_stat_field(path, 35, buf, len);
+}
+
+static int report_read_wchan(pid_t pid, pid_t tid, char *buf, size_t len)
+{
+	char path[64];
+	int ret;
+
+	(void)tid;
+	snprintf(path, sizeof(path), "/proc/%d/wchan", pid);
+	ret = report_file(path, buf, len);
+	buf[strcspn(buf, "\n")] = '\0';
+	return ret;
+}
+
+static int report_read_thread_stat(pid_t pid, pid_t tid, char *buf,
+				   size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	return report_stat_field(path, 3, buf, len);
+}
+
+static int report_read_thread_status(pid_t pid, pid_t tid, char *buf,
+				     size_t len)
+{
+	char path[64], status[2048], *p;
+	int ret;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/status", pid, tid);
+	ret = report_file(path, status, sizeof(status));
+	if (ret)
+		return ret;
+	p = strstr(status, "\nState:\t");
+	if (!p)
+		return -EINVAL;
+	snprintf(buf, len, "%c", p[8]);
+	return 0;
+}
+
+/* The asleep report "a symbol": anything but "0" and "". */
+#define REPORT_SYMBOL	NULL
+
+FIXTURE(report) {
+	pid_t pid;	/* the child */
+	pid_t tid;	/* its second thread, or its pid */
+};
+
+FIXTURE_VARIANT(report) {
+	const char *probe;	/* a file of ours that the kernel must have */
+	bool thread;		/* of a second thread, not of the leader */
+	int (*read)(pid_t pid, pid_t tid, char *buf, size_t len);
+	const char *asleep;	/* its report of a task asleep in pause() */
+	const char *running;	/* and of one spinning in user space */
+};
+
+/* /proc/PID/stat field 35: 1 if the task is not running (wchan) */
+FIXTURE_VARIANT_ADD(report, stat_wchan) {
+	.probe = "/proc/self/stat",
+	.read = report_read_stat_wchan,
+	.asleep = "1",
+	.running = "0",
+};
+
+/* /proc/PID/wchan: where the task blocked, 0 while it runs */
+FIXTURE_VARIANT_ADD(report, wchan) {
+	.probe = "/proc/self/wchan",
+	.read = report_read_wchan,
+	.asleep = REPORT_SYMBOL,
+	.running = "0",
+};
+
+/* /proc/PID/task/TID/stat field 3 */
+FIXTURE_VARIANT_ADD(report, thread_stat) {
+	.probe = "/proc/self/task",
+	.thread = true,
+	.read = report_read_thread_stat,
+	.asleep = "S",
+	.running = "R",
+};
+
+/* /proc/PID/task/TID/status State: */
+FIXTURE_VARIANT_ADD(report, thread_status) {
+	.probe = "/proc/self/task",
+	.thread = true,
+	.read = report_read_thread_status,
+	.asleep = "S",
+	.running = "R",
+};
+
+FIXTURE_SETUP(report)
+{
+	self->pid = 0;
+	if (access(variant->probe, R_OK))
+		SKIP(return, "no %s", variant->probe);
+}
+
+FIXTURE_TEARDOWN(report)
+{
+	if (self->pid > 0) {
+		kill(self->pid, SIGKILL);
+		waitpid(self->pid, NULL, 0);
+	}
+}
+
+static char report_sleeps;
+
+/* Asleep in pause() if @asleep is &report_sleeps, else spinning. */
+static int report_act(void *asleep)
+{
+	if (asleep)
+		for (;;)
+			pause();
+	for (;;)
+		;
+	return 0;
+}
+
+/*
+ * Fork a child that sleeps (@asleep) or spins; with @thread, that is a
+ * second thread's part, and the leader does the other.  The tid reaches
+ * us through a pipe.
+ */
+static pid_t report_child(bool asleep, bool thread, pid_t *tid)
+{
+	static long stack[REPORT_STACK / sizeof(long)];
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		*tid = getpid();
+		if (thread)
+			*tid = clone(report_act, (char *)stack + sizeof(stack),
+				     CLONE_VM | CLONE_FS | CLONE_FILES |
+				     CLONE_SIGHAND | CLONE_THREAD |
+				     CLONE_SYSVSEM,
+				     asleep ? &report_sleeps : NULL);
+		if (write(fds[1], tid, sizeof(*tid)) != sizeof(*tid))
+			_exit(1);
+		detach_fds(-1);
+		report_act(thread != asleep ? &report_sleeps : NULL);
+	}
+	close(fds[1]);
+	if (pid > 0 && read(fds[0], tid, sizeof(*tid)) != sizeof(*tid))
+		*tid = -1;
+	close(fds[0]);
+	return pid;
+}
+
+/*
+ * The variant's report of the child's task within SETTLE_MS, as its
+ * asleep or running line wants (REPORT_SYMBOL: a symbol); the leader of a
+ * threaded child shows the opposite letter.
+ */
+static void report_check(struct __test_metadata *_metadata, pid_t *pid,
+			 pid_t *tid, bool thread,
+			 int (*read)(pid_t pid, pid_t tid, char *buf,
+				     size_t len),
+			 const char *want, bool asleep)
+{
+	char seen[128] = "", leader;
+	bool match = false;
+	int ms, ret = 0;
+
+	*pid = report_child(asleep, thread, tid);
+	ASSERT_LT(0, *pid);
+	ASSERT_LT(0, *tid);
+	/* a child on its way to pause() runs: read it once asleep */
+	leader = thread != asleep ? 'S' : 'R';
+	ASSERT_EQ(leader, wait_for_letter(*pid, leader));
+	for (ms = 0; ms < SETTLE_MS && !match; ms++) {
+		if (ms)
+			sleep_ms(1);
+		ret = read(*pid, *tid, seen, sizeof(seen));
+		if (ret)
+			break;
+		match = want ? !strcmp(seen, want) :
+			seen[0] && strcmp(seen, "0");
+	}
+	ASSERT_EQ(0, ret);
+	EXPECT_TRUE(match)
+		TH_LOG("%s task: \"%s\", want \"%s\"",
+		       asleep ? "sleeping" : "running", seen,
+		       want ? want : "a symbol");
+}
+
+TEST_F(report, asleep)
+{
+	report_check(_metadata, &self->pid, &self->tid, variant->thread,
+		     variant->read, variant->asleep, true);
+}
+
+TEST_F(report, running)
+{
+	report_check(_metadata, &self->pid, &self->tid, variant->thread,
+		     variant->read, variant->running, false);
+}
+
+/*
+ * The switch counts of /proc/PID/status, the instrument of every "not
+ * woken" check above: __schedule() counts a switch away from a task that
+ * blocks as voluntary (nvcsw), one away from a running task, preempted,
+ * as involuntary (nivcsw); getrusage() and wait4() report the same counts.
+ */
+#define SWITCHES_BUSY_MS	100
+
+/* "nonvoluntary_ctxt_switches" of /proc/PID/status; -1 if gone. */
+static long involuntary_switches(pid_t pid)
+{
+	long n;
+
+	return status_field(pid, "nonvoluntary_ctxt_switches: %ld", &n) ?
+	       n : -1;
+}
+
+FIXTURE(switches) {
+	pid_t pids[2];
+	int fd;		/* the write end of a pipe child's pipe */
+};
+
+FIXTURE_SETUP(switches)
+{
+	self->pids[0] = 0;
+	self->pids[1] = 0;
+	self->fd = -1;
+}
+
+FIXTURE_TEARDOWN(switches)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (self->pids[i] <= 0)
+			continue;
+		kill(self->pids[i], SIGKILL);
+		waitpid(self->pids[i], NULL, 0);
+	}
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* A child that reads the pipe until it reads 'q'; *@fd: the write end. */
+static pid_t switches_reader(int *fd)
+{
+	int fds[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(fds[1]);
+		while (read(fds[0], &c, 1) == 1 && c != 'q')
+			;
+		_exit(0);
+	}
+	close(fds[0]);
+	*fd = fds[1];
+	return pid;
+}
+
+/* Each wakeup of a blocked reader costs it one more voluntary switch. */
+TEST_F(switches, blocking_is_voluntary)
+{
+	long before, after;
+
+	self->pids[0] = switches_reader(&self->fd);
+	ASSERT_LT(0, self->pids[0]);
+	before = settled_switches(self->pids[0], 'S');
+	ASSERT_LE(0, before);
+	ASSERT_EQ(1, write(self->fd, "x", 1));
+	after = settled_switches(self->pids[0], 'S');
+	EXPECT_LE(before + 1, after)
+		TH_LOG("voluntary switches %ld before the wakeup, %ld after",
+		       before, after);
+}
+
+/* wait4() reports the voluntary switches /proc showed before the exit. */
+TEST_F(switches, rusage_counts_blocking)
+{
+	struct rusage ru;
+	long seen = -1;
+	int i, status;
+
+	self->pids[0] = switches_reader(&self->fd);
+	ASSERT_LT(0, self->pids[0]);
+	for (i = 0; i < 3; i++) {
+		seen = settled_switches(self->pids[0], 'S');
+		ASSERT_LE(0, seen);
+		ASSERT_EQ(1, write(self->fd, i < 2 ? "x" : "q", 1));
+	}
+	ASSERT_EQ(self->pids[0], wait4(self->pids[0], &status, 0, &ru));
+	self->pids[0] = 0;
+	ASSERT_TRUE(WIFEXITED(status));
+	TH_LOG("voluntary switches: %ld in /proc, %ld from wait4()",
+	       seen, (long)ru.ru_nvcsw);
+	EXPECT_LE(3, seen);
+	EXPECT_LE(seen, (long)ru.ru_nvcsw);
+}
+
+/* A count of /proc/PID/sched (kernel/sched/debug.c); -1 if none. */
+static long proc_sched_count(pid_t pid, const char *name)
+{
+	char path[64], line[256], fmt[64];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	snprintf(fmt, sizeof(fmt), "%s : %%ld", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (n < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &n) != 1)
+			n = -1;
+	fclose(f);
+	return n;
+}
+
+/* /proc/PID/sched shows a sleeper's switch counts as its status does. */
+TEST_F(switches, proc_sched_agrees)
+{
+	long v, n, sched_v, sched_n;
+	int i;
+
+	if (access("/proc/self/sched", R_OK))
+		SKIP(return, "no /proc/PID/sched");
+	self->pids[0] = switches_reader(&self->fd);
+	ASSERT_LT(0, self->pids[0]);
+	for (i = 0; i < 3; i++) {
+		v = settled_switches(self->pids[0], 'S');
+		ASSERT_LE(0, v);
+		if (i < 2)
+			ASSERT_EQ(1, write(self->fd, "x", 1));
+	}
+	n = involuntary_switches(self->pids[0]);
+	sched_v = proc_sched_count(self->pids[0], "nr_voluntary_switches");
+	sched_n = proc_sched_count(self->pids[0], "nr_involuntary_switches");
+	TH_LOG("status: %ld voluntary, %ld involuntary; sched: %ld, %ld",
+	       v, n, sched_v, sched_n);
+	EXPECT_LE(3, v);
+	EXPECT_EQ(v, sched_v);
+	EXPECT_EQ(n, sched_n);
+}
+
+/*
+ * Fork two children spinning on one CPU, where they preempt each other;
+ * return once both are there, the switches of their move behind them.
+ */
+static void spin_pinned(struct __test_metadata *_metadata, pid_t *pids)
+{
+	cpu_set_t cpus, one;
+	int i, cpu, fds[2];
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &cpus); cpu++)
+		;
+	ASSERT_GT(CPU_SETSIZE, cpu);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ASSERT_EQ(0, pipe(fds));
+	for (i = 0; i < 2; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (pids[i] == 0) {
+			fds[1] = detach_fds(fds[1]);
+			if (sched_setaffinity(0, sizeof(one), &one) ||
+			    write(fds[1], "r", 1) != 1)
+				_exit(1);
+			for (;;)
+				;
+		}
+	}
+	close(fds[1]);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ('r', child_report(fds[0], SETTLE_MS));
+	close(fds[0]);
+}
+
+/* Two children spinning on one CPU preempt each other: involuntary. */
+TEST_F(switches, preemption_is_involuntary)
+{
+	long v0[2], n0[2], v1[2], n1[2];
+	int i;
+
+	spin_pinned(_metadata, self->pids);
+	for (i = 0; i < 2; i++) {
+		v0[i] = voluntary_switches(self->pids[i]);
+		n0[i] = involuntary_switches(self->pids[i]);
+	}
+	sleep_ms(SWITCHES_BUSY_MS);
+	for (i = 0; i < 2; i++) {
+		v1[i] = voluntary_switches(self->pids[i]);
+		n1[i] = involuntary_switches(self->pids[i]);
+		TH_LOG("child %d in %d ms: %ld voluntary, %ld involuntary switches",
+		       i, SWITCHES_BUSY_MS, v1[i] - v0[i], n1[i] - n0[i]);
+	}
+	for (i = 0; i < 2; i++) {
+		ASSERT_LE(0, v0[i]);
+		ASSERT_LE(0, n0[i]);
+		EXPECT_EQ(v0[i], v1[i]);
+		EXPECT_LT(n0[i], n1[i]);
+	}
+}
+
+/*
+ * The count of tasks on a runqueue, nr_running() (kernel/sched/core.c):
+ * procs_running of /proc/stat and the fourth field of /proc/loadavg.
+ * Spinning children count; stopped, they are off their runqueue and no
+ * longer do.  Other tasks may run meanwhile: the count is watched until it
+ * has fallen by as many as were stopped.
+ */
+#define NR_RUNNING_BUSY		4
+
+static long nr_running_stat(void)
+{
+	char line[256];
+	long n = -1;
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return -1;
+	while (n < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "procs_running %ld", &n) != 1)
+			n = -1;
+	fclose(f);
+	return n;
+}
+
+static long nr_running_loadavg(void)
+{
+	long n = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%*s %*s %*s %ld/", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+FIXTURE(nr_running) {
+	pid_t pids[NR_RUNNING_BUSY];
+};
+
+FIXTURE_VARIANT(nr_running) {
+	long (*read)(void);
+};
+
+FIXTURE_VARIANT_ADD(nr_running, proc_stat) {
+	.read = nr_running_stat,
+};
+
+FIXTURE_VARIANT_ADD(nr_running, loadavg) {
+	.read = nr_running_loadavg,
+};
+
+FIXTURE_SETUP(nr_running)
+{
+	memset(self->pids, 0, sizeof(self->pids));
+}
+
+FIXTURE_TEARDOWN(nr_running)
+{
+	int i;
+
+	for (i = 0; i < NR_RUNNING_BUSY; i++) {
+		if (self->pids[i] <= 0)
+			continue;
+		kill(self->pids[i], SIGKILL);
+		waitpid(self->pids[i], NULL, 0);
+	}
+}
+
+/*
+ * Wait up to SETTLE_MS for @read to give @lo to @hi; the last seen.  By
+ * the clock: each read of /proc/stat walks every interrupt.
+ */
+static long nr_running_settles(long (*read)(void), long lo, long hi)
+{
+	long n = read(), end = now_ms() + SETTLE_MS;
+
+	while ((n < lo || n > hi) && now_ms() < end) {
+		sleep_ms(1);
+		n = read();
+	}
+	return n;
+}
+
+TEST_F(nr_running, counts_runnable_only)
+{
+	long busy, stopped;
+	int i, status;
+
+	for (i = 0; i < NR_RUNNING_BUSY; i++) {
+		self->pids[i] = fork();
+		ASSERT_LE(0, self->pids[i]);
+		if (self->pids[i] == 0) {
+			detach_fds(-1);
+			for (;;)
+				;
+		}
+	}
+	/* and we, who read */
+	busy = nr_running_settles(variant->read, NR_RUNNING_BUSY + 1,
+				  LONG_MAX);
+	for (i = 0; i < NR_RUNNING_BUSY; i++) {
+		ASSERT_EQ(0, kill(self->pids[i], SIGSTOP));
+		ASSERT_EQ(self->pids[i], waitpid(self->pids[i], &status,
+						 WUNTRACED));
+	}
+	stopped = nr_running_settles(variant->read, 0,
+				     busy - NR_RUNNING_BUSY);
+	TH_LOG("%ld running with %d children spinning, %ld once stopped",
+	       busy, NR_RUNNING_BUSY, stopped);
+	EXPECT_LE(NR_RUNNING_BUSY + 1, busy);
+	EXPECT_LE(0, stopped);
+	EXPECT_GE(busy - NR_RUNNING_BUSY, stopped);
+}
+
+/*
+ * A task's last switch, in TASK_DEAD, puts its kernel stack
+ * (finish_task_switch() in kernel/sched/core.c), which frees it.  Where
+ * stacks are vmalloc()ed (CONFIG_VMAP_STACK) VmallocUsed of /proc/meminfo
+ * rises with live children, and is back where it was once they are
+ * reaped.  KernelStack is no witness: do_exit() takes the stack out of it.
+ */
+#define DEAD_CHILDREN	48
+/* stacks the guest may allocate meanwhile, or keep in a CPU's cache */
+#define DEAD_NOISE	16
+
+static long vmalloc_used_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (kb < 0 && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmallocUsed: %ld kB", &kb) != 1)
+			kb = -1;
+	fclose(f);
+	return kb;
+}
+
+TEST(dead_task_frees_stack)
+{
+	long before, live, after, stack_kb;
+	pid_t pids[DEAD_CHILDREN];
+	int i, ms, fds[2];
+	char c;
+
+	before = vmalloc_used_kb();
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, pipe(fds));
+	for (i = 0; i < DEAD_CHILDREN; i++) {
+		pids[i] = fork();
+		ASSERT_LE(0, pids[i]);
+		if (pids[i] == 0) {
+			close(fds[1]);
+			_exit(read(fds[0], &c, 1) < 0);
+		}
+	}
+	close(fds[0]);
+	live = vmalloc_used_kb();
+	close(fds[1]);
+	for (i = 0; i < DEAD_CHILDREN; i++)
+		ASSERT_EQ(pids[i], waitpid(pids[i], NULL, 0));
+	stack_kb = (live - before) / DEAD_CHILDREN;
+	TH_LOG("VmallocUsed %ld kB, %ld with %d children", before, live,
+	       DEAD_CHILDREN);
+	if (stack_kb < 4)
+		SKIP(return, "kernel stacks not vmalloc()ed");
+	/* freed after an RCU grace period (kernel/fork.c) */
+	after = vmalloc_used_kb();
+	for (ms = 0; ms < SETTLE_MS && after > before + DEAD_NOISE * stack_kb;
+	     ms++) {
+		sleep_ms(1);
+		after = vmalloc_used_kb();
+	}
+	TH_LOG("%ld kB once reaped", after);
+	EXPECT_GE(before + DEAD_NOISE * stack_kb, after);
+}
+
+/*
+ * The sched_switch tracepoint's prev_state, through a tracefs instance of
+ * our own filtered on the children (__trace_sched_switch_state() in
+ * include/trace/events/sched.h): S for a task that blocks in read(), R
+ * (R+ if preempted in the kernel) for one switched out while it spins.
+ */
+#define SWITCH_TRACE_MS		100
+#define SWITCH_EVENT		"events/sched/sched_switch"
+
+static const char * const tracefs_roots[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+};
+
+FIXTURE(sched_switch) {
+	char dir[PATH_MAX];	/* our instance */
+	pid_t pids[2];
+	int fd;			/* the write end of the reader's pipe */
+};
+
+FIXTURE_SETUP(sched_switch)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	self->dir[0] = '\0';
+	self->pids[0] = 0;
+	self->pids[1] = 0;
+	self->fd = -1;
+	if (geteuid())
+		SKIP(return, "needs root");
+	for (i = 0; i < sizeof(tracefs_roots) / sizeof(*tracefs_roots); i++) {
+		snprintf(path, sizeof(path), "%s/" SWITCH_EVENT,
+			 tracefs_roots[i]);
+		if (!access(path, F_OK))
+			break;
+	}
+	if (i == sizeof(tracefs_roots) / sizeof(*tracefs_roots))
+		SKIP(return, "no sched_switch tracepoint");
+	snprintf(self->dir, sizeof(self->dir), "%s/instances/sched_state",
+		 tracefs_roots[i]);
+	/* one a killed run left behind is ours to reuse */
+	if (mkdir(self->dir, 0755) && errno != EEXIST) {
+		self->dir[0] = '\0';
+		SKIP(return, "no tracefs instances");
+	}
+}
+
+FIXTURE_TEARDOWN(sched_switch)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (self->pids[i] <= 0)
+			continue;
+		kill(self->pids[i], SIGKILL);
+		waitpid(self->pids[i], NULL, 0);
+	}
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->dir[0]) {
+		cg_write(self->dir, SWITCH_EVENT "/enable", "0");
+		rmdir(self->dir);
+	}
+}
+
+/* Trace the switches away from @pids (the second may be 0) from now on. */
+static int switch_trace_start(const char *dir, const pid_t *pids)
+{
+	char filter[64];
+	int ret;
+
+	snprintf(filter, sizeof(filter), "prev_pid == %d || prev_pid == %d",
+		 pids[0], pids[1] ? pids[1] : pids[0]);
+	ret = cg_write(dir, SWITCH_EVENT "/filter", filter);
+	if (!ret)
+		ret = cg_write(dir, SWITCH_EVENT "/enable", "1");
+	return ret;
+}
+
+/*
+ * Stop tracing; of the switches away from @pid traced, return how many
+ * there were, and in *@other how many had a prev_state not @state (a
+ * prefix, as "R" for R and R+).
+ */
+static int switch_trace_count(const char *dir, pid_t pid, const char *state,
+			      int *other)
+{
+	char path[PATH_MAX + 8], line[512], prev[32], want[32], *p;
+	int n = 0;
+	FILE *f;
+
+	*other = 0;
+	if (cg_write(dir, SWITCH_EVENT "/enable", "0"))
+		return -1;
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	snprintf(prev, sizeof(prev), " prev_pid=%d ", pid);
+	snprintf(want, sizeof(want), "prev_state=%s", state);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || !strstr(line, prev))
+			continue;
+		p = strstr(line, "prev_state=");
+		if (!p)
+			continue;
+		n++;
+		if (strncmp(p, want, strlen(want)))
+			(*other)++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* A reader woken from its read() blocks again: prev_state=S. */
+TEST_F(sched_switch, blocking_is_S)
+{
+	int n, other;
+
+	self->pids[0] = switches_reader(&self->fd);
+	ASSERT_LT(0, self->pids[0]);
+	ASSERT_LE(0, settled_switches(self->pids[0], 'S'));
+	ASSERT_EQ(0, switch_trace_start(self->dir, self->pids));
+	ASSERT_EQ(1, write(self->fd, "x", 1));
+	ASSERT_LE(0, settled_switches(self->pids[0], 'S'));
+	n = switch_trace_count(self->dir, self->pids[0], "S ", &other);
+	TH_LOG("%d switches away from the reader, %d not in S", n, other);
+	/* it may also be preempted on its way back to read() */
+	EXPECT_LT(0, n - other);
+}
+
+/* Spinning children switched out for each other: prev_state=R. */
+TEST_F(sched_switch, spinning_is_R)
+{
+	int i, n, other;
+
+	spin_pinned(_metadata, self->pids);
+	ASSERT_EQ(0, switch_trace_start(self->dir, self->pids));
+	sleep_ms(SWITCH_TRACE_MS);
+	for (i = 0; i < 2; i++) {
+		n = switch_trace_count(self->dir, self->pids[i], "R", &other);
+		TH_LOG("%d switches away from child %d, %d not in R",
+		       n, i, other);
+		EXPECT_LT(0, n);
+		EXPECT_EQ(0, other);
+	}
 }
 
 TEST_HARNESS_MAIN
