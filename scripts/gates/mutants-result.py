@@ -28,6 +28,9 @@ KNOWN = sorted(f[:-len('.patch')] for f in os.listdir(MUTANTS) if f.endswith('.p
 # fixture.variant.test, fixture.test, global.test
 CHECK = re.compile(r'[a-z][a-z0-9_]*(\.[A-Za-z0-9_]+){1,2}')
 HEADER = ('Breaks', 'Code', 'Checks', 'Build', 'Kernel', 'Runs', 'Race-ms')
+# a real bug put back (history-*): its fix, the commit it fixes, the releases it
+# shipped in, how users saw it, and, for one the suite misses, why
+HISTORY = ('Fix', 'Fixes', 'Shipped', 'Seen', 'Missed')
 CRASH = ('Kernel panic', 'Oops', 'kernel BUG at', 'general protection fault',
          'Unable to handle kernel')
 
@@ -50,14 +53,18 @@ def header(name):
         if not line.strip():
             continue
         key, sep, value = line.partition(': ')
-        if not sep or key not in HEADER or key in head:
-            raise ValueError(f'{path}:{n}: not a header line ({", ".join(HEADER)}), '
+        if not sep or key not in HEADER + HISTORY or key in head:
+            raise ValueError(f'{path}:{n}: not a header line ({", ".join(HEADER + HISTORY)}), '
                              f'or a second one: {line.strip()}')
         head[key] = value.strip()
     for key in ('Breaks', 'Code', 'Checks'):
         if not split(head.get(key, '')):
             raise ValueError(f'{path}: no {key}: line')
     head['checks'] = split(head['Checks'], f'{path}: Checks: ')
+    if ('Fix' in head) != all(k in head for k in HISTORY[:4]) or \
+       ('Missed' in head and 'Fix' not in head):
+        raise ValueError(f'{path}: a real bug has Fix:, Fixes:, Shipped: and Seen:, '
+                         'and only a real bug has Missed:')
     if head.get('Build', 'module') != 'module':
         raise ValueError(f'{path}: Build: is "module" or absent')
     for key, low, high in (('Runs', 1, 10), ('Race-ms', 1, 30000)):  # the guest's bound
@@ -135,6 +142,8 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     h = header(name)
     v = {'mutant': name, 'breaks': h['Breaks'], 'code': h['Code'], 'checks': h['checks'],
          'rules': [r['id'] for r in rules() if name in r['mutants']], 'kernel': kernel}
+    if 'Fix' in h:
+        v['history'] = {k.lower(): h[k] for k in HISTORY if k in h}
     got = {}
     if why is None:
         v.update(run=int(run), runs=int(h.get('Runs', '1')), verdict=None, why=None, red=[],
@@ -160,6 +169,8 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
     if state == 'green':
         why = 'not red: ' + ', '.join(f'{c} ({got.get(c, "not run")})' for c in missed)
         why += f'; red instead: {", ".join(also)}' if also else ''
+        if 'Missed' in h:	# a real bug the suite is known not to catch: data, not a failure
+            state, why = 'missed', f"missed ({h['Missed']}); {why}"
     v.update(verdict=state, why=why, red=red)
     json.dump(v, open(f'{out}/verdict.json', 'w'), indent=1)
     if state == 'red':
@@ -227,10 +238,10 @@ def table(result):
                      v['verdict'] + ran, what])
     c, t, cov = result['counts'], result['times'], result['coverage']
     m, s = divmod(result['seconds'], 60)
-    tail = ['', f"{c['red']} red, {c['green']} green, {c['broken']} broken of {len(rows)} "
-            f"mutants; {m} min {s} s in all, the control runs included: {t['build']} s "
-            f"building and staging, {t['vm']} s in the VMs, the rest waiting for the "
-            "machine's VM lock (other guests)."]
+    tail = ['', f"{c['red']} red, {c['green']} green, {c.get('missed', 0)} missed, "
+            f"{c['broken']} broken of {len(rows)} mutants; {m} min {s} s in all, the control "
+            f"runs included: {t['build']} s building and staging, {t['vm']} s in the VMs, "
+            "the rest waiting for the machine's VM lock (other guests)."]
     tail += ['', f"Rule inventory (`mutants/rules.tsv`): {cov['covered']} of "
              f"{cov['rows']} rules have a check and a mutant that turned it red in this run."]
     return md(['mutant', 'rule', 'the kernel code it breaks', 'kernel', 'verdict',
@@ -240,7 +251,7 @@ def table(result):
 def readme(result):
     """docs/mutants.md, its blocks <!-- mutants:NAME -->...<!-- mutants:end --> anew."""
     text = open(README).read()
-    for name, how in (('table', table), ('map', checks_map)):
+    for name, how in (('table', table), ('map', checks_map), ('history', history)):
         text, found = re.subn(f'(<!-- mutants:{name} -->\n).*?(<!-- mutants:end -->)',
                               lambda m: m[1] + how(result) + m[2], text, count=1, flags=re.S)
         if not found:
@@ -264,7 +275,8 @@ def check():
         for m in r['mutants']:
             if m not in KNOWN:
                 bad.append(f'mutants/rules.tsv: {r["id"]}: no mutants/{m}.patch')
-            elif m in heads and not set(heads[m]['checks']) & set(r['checks']):
+            elif m in heads and not set(heads[m]['checks']) & set(r['checks']) \
+                    and 'Missed' not in heads[m]:
                 bad.append(f'mutants/rules.tsv: {r["id"]}: none of its checks is in '
                            f'mutants/{m}.patch\'s Checks:')
     for n in KNOWN:
@@ -273,7 +285,7 @@ def check():
                  if not any(c in r['checks'] for r in mine)]
         if not mine:
             bad.append(f'mutants/{n}.patch: in no row of mutants/rules.tsv')
-        elif extra:
+        elif extra and 'Missed' not in heads[n]:
             bad.append(f'mutants/{n}.patch: Checks: {", ".join(extra)}: in no row of '
                        'mutants/rules.tsv that lists it')
     result = load(lambda: json.load(open(KEPT)), pre=f'{KEPT}: ', post=' (run make mutants)')
@@ -293,6 +305,45 @@ def check():
     return 1 if bad else 0
 
 
+def history(result, text=False):
+    """The real bugs put back (mutants with Fix:): a table, or lines, and how many went red."""
+    rows = [v for v in result['mutants'] if v.get('history')]
+    if not rows:
+        return ''
+    released = [v for v in rows if not v['history']['shipped'].startswith('never')]
+    red = sum(v['verdict'] == 'red' for v in released)
+    line = (f"{red} of {len(released)} real regressions caught (bugs that reached a release "
+            "or an -rc; each one missed says why)")
+    if len(rows) > len(released):
+        line += (f"; with the {len(rows) - len(released)} fixed before any release, "
+                 f"{sum(v['verdict'] == 'red' for v in rows)} of {len(rows)}")
+    line += '.'
+
+    def what(v):
+        if v['verdict'] == 'red':
+            return ', '.join(v['checks'])
+        return v['history'].get('missed') or v.get('why') or ''
+
+    if text:
+        lines = wrap(line, 72)
+        for v in rows:
+            hi = v['history']
+            lines += wrap(f"{hi['fix']} [{', '.join(v.get('rules', []))}]", 72,
+                          initial_indent='  ', subsequent_indent='    ')
+            lines += wrap(f"fixes {hi['fixes']}; shipped {hi['shipped']}", 72,
+                          initial_indent='    ', subsequent_indent='    ')
+            lines += wrap(f"{v['verdict']}: {what(v)}", 72, initial_indent='    ',
+                          subsequent_indent='    ')
+        return '\n'.join(lines) + '\n'
+    def esc(s):
+        return s.replace('|', '\\|')
+
+    return md(['real bug (mutant)', 'fix', 'it fixes', 'shipped in', 'rule', 'verdict'],
+              [[f"`{v['mutant']}`", esc(v['history']['fix']), esc(v['history']['fixes']),
+                esc(v['history']['shipped']), ', '.join(f'`{r}`' for r in v.get('rules', [])),
+                esc(f"{v['verdict']}: {what(v)}")] for v in rows], '', line)
+
+
 def cover(result):
     lines = wrap(f"Kernel mutants ({result.get('date')}, {result.get('kernel')}): each a "
                  "one-line regression in the kernel file named, built, booted and run "
@@ -306,18 +357,22 @@ def cover(result):
         lines += wrap(f"{v['verdict']}: {what}", 72, initial_indent='    ',
                       subsequent_indent='    ')
     c, cov = result['counts'], result['coverage']
-    lines.append(f"  {c['red']} red, {c['green']} green, {c['broken']} broken "
-                 f"of {len(result['mutants'])}.")
+    lines.append(f"  {c['red']} red, {c['green']} green, {c.get('missed', 0)} missed, "
+                 f"{c['broken']} broken of {len(result['mutants'])}.")
     lines += wrap(f"Of {cov['rows']} rules listed from the task-state code, "
                   f"{cov['covered']} have a check and a mutant that turned it red; the "
                   "others have no check, no mutant that boots, or cannot be observed "
                   "from a selftest.", 72)
+    if h := history(result, text=True):
+        lines += ['', 'Real regressions, each put back by undoing its fix:']
+        lines += h.rstrip('\n').split('\n')
     return '\n'.join(lines) + '\n'
 
 
 def gather(out, seconds, names):
     mutants = [json.load(open(f'{out}/{n}/verdict.json')) for n in names]
-    counts = {k: sum(v['verdict'] == k for v in mutants) for k in ('red', 'green', 'broken')}
+    counts = {k: sum(v['verdict'] == k for v in mutants)
+              for k in ('red', 'green', 'missed', 'broken')}
     times = {'build': sum(v.get('build_seconds', 0) for v in mutants),
              'vm': sum(v.get('seconds', 0) for v in mutants)}
     # a control run per kernel (mutants.sh stops before this when one fails)
@@ -330,7 +385,8 @@ def gather(out, seconds, names):
         dmesg = open(f'{out}/{c}/custom/vm/dmesg.log', errors='replace').read()
         if found := re.search(r'Linux version (\S+)', dmesg):
             kernels[c[len('control-'):]] = found[1]
-    result = {'ok': counts['red'] == len(mutants), 'counts': counts, 'seconds': seconds,
+    result = {'ok': counts['red'] + counts['missed'] == len(mutants), 'counts': counts,
+              'seconds': seconds,
               'times': times, 'mutants': mutants, 'checks': list(dict.fromkeys(checks)),
               'kernel': ', '.join(f'{k} {r}' for k, r in kernels.items()),
               'date': time.strftime('%Y-%m-%d', time.gmtime())}
@@ -341,8 +397,11 @@ def gather(out, seconds, names):
         open(f'{out}/{name}', 'w').write(data)
     print(text.split(', and why:')[0].replace('\n', ' ') + f" ({out}/coverage.txt says why)")
     m, s = divmod(seconds, 60)
-    print(f"mutants: {counts['red']} red, {counts['green']} green, {counts['broken']} broken "
-          f"of {len(mutants)} in {m} min {s} s; " + ', '.join(f'{out}/{n}' for n in files))
+    print(f"mutants: {counts['red']} red, {counts['green']} green, {counts['missed']} missed "
+          f"(real bugs), {counts['broken']} broken of {len(mutants)} in {m} min {s} s; "
+          + ', '.join(f'{out}/{n}' for n in files))
+    if h := history(result, text=True):
+        print(h.split('\n')[0])
     return 0 if result['ok'] else 1
 
 
