@@ -1646,16 +1646,16 @@ static void report_check(struct __test_metadata *_metadata, pid_t *pid,
 				     size_t len),
 			 const char *want, bool asleep)
 {
-	char seen[128] = "";
+	char seen[128] = "", leader;
 	bool match = false;
 	int ms, ret = 0;
 
 	*pid = report_child(asleep, thread, tid);
 	ASSERT_LT(0, *pid);
 	ASSERT_LT(0, *tid);
-	if (thread)
-		ASSERT_EQ(asleep ? 'R' : 'S',
-			  wait_for_letter(*pid, asleep ? 'R' : 'S'));
+	/* a child on its way to pause() runs: read it once asleep */
+	leader = thread != asleep ? 'S' : 'R';
+	ASSERT_EQ(leader, wait_for_letter(*pid, leader));
 	for (ms = 0; ms < SETTLE_MS && !match; ms++) {
 		if (ms)
 			sleep_ms(1);
