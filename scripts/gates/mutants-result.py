@@ -366,6 +366,10 @@ def cover(result):
     if h := history(result, text=True):
         lines += ['', 'Real regressions, each put back by undoing its fix:']
         lines += h.rstrip('\n').split('\n')
+    with suppress(OSError):     # make race-power's last kept run
+        r = json.load(open(f'{MUTANTS}/race.json'))
+        lines += [''] + wrap(f"The race's power ({r['check']}, {r['date']}, {r['kernel']}, "
+                             f"{r['runs']} runs each): {r['summary']}.", 72)
     return '\n'.join(lines) + '\n'
 
 
