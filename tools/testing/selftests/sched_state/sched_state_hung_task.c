@@ -124,7 +124,7 @@ FIXTURE_SETUP(hung_task)
 
 FIXTURE_TEARDOWN(hung_task)
 {
-	kthread_stop(&self->fd);
+	sleeper_kthread_end(&self->fd);
 	if (self->timeout[0])
 		sysctl_swap("timeout_secs", self->timeout, NULL, 0);
 	if (self->warnings[0])
@@ -139,7 +139,7 @@ TEST_F(hung_task, detector)
 	bool seen = false;
 	int ms;
 
-	self->pid = kthread_start(variant->name, &self->fd);
+	self->pid = sleeper_kthread(variant->name, &self->fd);
 	ASSERT_LT(0, self->pid);
 	snprintf(needle, sizeof(needle), ":%d blocked for more than",
 		 self->pid);

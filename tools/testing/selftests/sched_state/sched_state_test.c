@@ -683,13 +683,13 @@ FIXTURE_SETUP(kthread)
 	self->fd = -1;
 	if (why)
 		SKIP(return, "%s", why);
-	self->pid = kthread_start(variant->name, &self->fd);
+	self->pid = sleeper_kthread(variant->name, &self->fd);
 	ASSERT_LT(0, self->pid);
 }
 
 FIXTURE_TEARDOWN(kthread)
 {
-	kthread_stop(&self->fd);
+	sleeper_kthread_end(&self->fd);
 }
 
 /* stat and status show the variant's letter. */
@@ -776,7 +776,7 @@ TEST_F(kthread, wake_interruptible_mask)
 TEST_F(kthread, stops)
 {
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
-	kthread_stop(&self->fd);
+	sleeper_kthread_end(&self->fd);
 	ASSERT_EQ(0, wait_for_letter(self->pid, 0));
 }
 
@@ -1056,7 +1056,7 @@ static void sleepers_start(struct __test_metadata *_metadata,
 	int i;
 
 	for (i = 0; i < LOAD_THREADS; i++) {
-		s->pids[i] = kthread_start(state, &s->fds[i]);
+		s->pids[i] = sleeper_kthread(state, &s->fds[i]);
 		ASSERT_LT(0, s->pids[i]);
 	}
 	/* until asleep they run, and count whatever their state */
@@ -1072,7 +1072,7 @@ static void sleepers_stop(struct sleepers *s)
 	int i;
 
 	for (i = 0; i < LOAD_THREADS; i++)
-		kthread_stop(&s->fds[i]);
+		sleeper_kthread_end(&s->fds[i]);
 	for (i = 0; i < LOAD_THREADS; i++)
 		wait_for_letter(s->pids[i], 0);
 }
@@ -1394,7 +1394,7 @@ FIXTURE_TEARDOWN(hung_task_count)
 {
 	char buf[32];
 
-	kthread_stop(&self->fd);
+	sleeper_kthread_end(&self->fd);
 	if (self->timeout[0])
 		hung_sysctl("timeout_secs", buf, sizeof(buf), self->timeout);
 	if (self->warnings[0])
@@ -1408,7 +1408,7 @@ TEST_F(hung_task_count, detector)
 	int ms;
 
 	ASSERT_LE(0, before);
-	ASSERT_LT(0, kthread_start(variant->name, &self->fd));
+	ASSERT_LT(0, sleeper_kthread(variant->name, &self->fd));
 	for (ms = 0; ms < HUNG_MS && now == before; ms += 100) {
 		sleep_ms(100);
 		now = hung_count();
@@ -1581,7 +1581,7 @@ static void way_start(struct __test_metadata *_metadata, const char *name,
 	*fd = -1;
 	if (why)
 		SKIP(return, "%s", why);
-	*pid = kthread_start(name, fd);
+	*pid = sleeper_kthread(name, fd);
 	if (*pid == -EOPNOTSUPP)
 		SKIP(return, "way not in this kernel");
 	ASSERT_LT(0, *pid);
@@ -1623,7 +1623,7 @@ FIXTURE_SETUP(way)
 
 FIXTURE_TEARDOWN(way)
 {
-	kthread_stop(&self->fd);
+	sleeper_kthread_end(&self->fd);
 }
 
 /*
@@ -1762,7 +1762,7 @@ FIXTURE_TEARDOWN(preempt)
 		kill(self->hog, SIGKILL);
 		waitpid(self->hog, NULL, 0);
 	}
-	kthread_stop(&self->fd);
+	sleeper_kthread_end(&self->fd);
 }
 
 /* Fields 15 (stime) and 39 (processor) of /proc/PID/stat */

@@ -79,7 +79,7 @@ static inline int control(char *reply, size_t len, const char *fmt, ...)
  * Start a module kthread asleep in @state; its pid, or -errno.  It lives
  * while *@fd is open: closing it stops the kthread, and so does our death.
  */
-static inline pid_t kthread_start(const char *state, int *fd)
+static inline pid_t sleeper_kthread(const char *state, int *fd)
 {
 	char req[SCHED_STATE_MAX_REQUEST], reply[32];
 	int ret;
@@ -97,7 +97,7 @@ static inline pid_t kthread_start(const char *state, int *fd)
 }
 
 /* Stop the kthread that *@fd started, if any. */
-static inline void kthread_stop(int *fd)
+static inline void sleeper_kthread_end(int *fd)
 {
 	if (*fd >= 0)
 		close(*fd);
