@@ -162,6 +162,8 @@ for p in "${plan[@]}"; do
 		env KERNEL="$k" "$TOP/scripts/gates/stress.sh"
 	runs+=("$BUILD/$k/vm")
 done
+gate "rtlock checks on $default_rt while CPU 1 goes offline and online: no hang, no report" \
+	env KERNEL="$default_rt" "$TOP/scripts/gates/hotplug.sh"
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	python3 "$REPORT/results.py" --names "${runs[@]/%//result.json}"
 gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM run's first part): no hung_task result, no kernel report" \

@@ -102,14 +102,14 @@ static bool sleepers(void)
 	bool gone;
 
 	for (n = 0; n <= SCHED_STATE_MAX_SLEEPERS && pid >= 0; n++) {
-		pid = kthread_start("interruptible", &fds[n]);
+		pid = sleeper_kthread("interruptible", &fds[n]);
 		first = first ? first : pid;
 	}
 	seen = wait_for_letter(first, 'S');
 	ret = control(reply, sizeof(reply), "wakeups %d\n", first);
 	reply[strcspn(reply, "\n")] = '\0';
 	for (i = 0; i < n; i++)
-		kthread_stop(&fds[i]);
+		sleeper_kthread_end(&fds[i]);
 	gone = first > 0 && !wait_for_letter(first, 0);
 	ksft_print_msg("%d kthreads, then %s; the first: state %c, wakeups %s, %s once closed\n",
 		       n - (pid < 0), pid < 0 ? strerror(-pid) : "no refusal", seen ? seen : '-',
@@ -145,9 +145,9 @@ static bool bad_requests(void)
 	ok &= refused(EINVAL, "wakeups %0*d\n", SCHED_STATE_MAX_REQUEST - 8, 1);
 	ok &= refused(EINVAL, "kthread idle%*s", 5000 - 13, "");
 	/* one transaction per file: a second write gets -EBUSY */
-	n = kthread_start("idle", &fd);
+	n = sleeper_kthread("idle", &fd);
 	ret = sched_state_transact(fd, "wakeups 1\n", NULL, 0);
-	kthread_stop(&fd);
+	sleeper_kthread_end(&fd);
 	if (n < 0 || ret != -EBUSY)
 		ksft_print_msg("kthread idle: %s, then a second write on its file: %s\n",
 			       n < 0 ? strerror(-n) : "started", ret ? strerror(-ret) : "success");

@@ -99,7 +99,7 @@ static int rtlock_start(struct task_struct *task, unsigned int *cpu)
 		wake_up_process(task);
 	}
 	cpus_read_unlock();
-	return *cpu < nr_cpu_ids ? 0 : -EOPNOTSUPP;
+	return *cpu < nr_cpu_ids ? 0 : -ENODEV;
 }
 
 static int rtlock_wait(struct completion *done)
