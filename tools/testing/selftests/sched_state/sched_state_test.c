@@ -1562,18 +1562,18 @@ FIXTURE_VARIANT(way) {
 	enum way_io io;
 };
 
-FIXTURE_VARIANT_ADD(way, wait_event_idle) { "wait_event_idle", 'I', WAY_WAKE };
-FIXTURE_VARIANT_ADD(way, wait_woken) { "wait_woken", 'S', WAY_WAKE };
+FIXTURE_VARIANT_ADD(way, wait_event_idle) { "wait_event_idle", 'I', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, wait_woken) { "wait_woken", 'S', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, completion) { "completion", 'D', WAY_WAKE, IO_NONE };
 FIXTURE_VARIANT_ADD(way, completion_io) { "completion_io", 'D', WAY_WAKE, IO_COUNTS };
-FIXTURE_VARIANT_ADD(way, mutex) { "mutex", 'D', WAY_WAKE };
-FIXTURE_VARIANT_ADD(way, down) { "down", 'D', WAY_WAKE };
-FIXTURE_VARIANT_ADD(way, msleep) { "msleep", 'D', WAY_TIMER };
-FIXTURE_VARIANT_ADD(way, msleep_interruptible) { "msleep_interruptible", 'S', WAY_TIMER };
-FIXTURE_VARIANT_ADD(way, timeout_idle) { "timeout_idle", 'I', WAY_TIMER };
+FIXTURE_VARIANT_ADD(way, mutex) { "mutex", 'D', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, down) { "down", 'D', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, msleep) { "msleep", 'D', WAY_TIMER, IO_ANY };
+FIXTURE_VARIANT_ADD(way, msleep_interruptible) { "msleep_interruptible", 'S', WAY_TIMER, IO_ANY };
+FIXTURE_VARIANT_ADD(way, timeout_idle) { "timeout_idle", 'I', WAY_TIMER, IO_ANY };
 FIXTURE_VARIANT_ADD(way, io_schedule) { "io_schedule", 'D', WAY_WAKE, IO_COUNTS };
-FIXTURE_VARIANT_ADD(way, self) { "self", 'S', WAY_SELF };
-FIXTURE_VARIANT_ADD(way, created) { "created", 'D', WAY_WAKE };
+FIXTURE_VARIANT_ADD(way, self) { "self", 'S', WAY_SELF, IO_ANY };
+FIXTURE_VARIANT_ADD(way, created) { "created", 'D', WAY_WAKE, IO_ANY };
 
 /* Start a kthread in way @name; skip on -EOPNOTSUPP, a way this kernel lacks. */
 static void way_start(struct __test_metadata *_metadata, const char *name,
@@ -1890,7 +1890,7 @@ static int call_errno(long ret)
 	return ret < 0 ? errno : 0;
 }
 
-static int call_pipe_read(struct call_env *e)
+static int call_pipe_read(struct call_env *e __maybe_unused)
 {
 	int fds[2];
 	char c;
@@ -1901,7 +1901,7 @@ static int call_pipe_read(struct call_env *e)
 	return call_errno(read(fds[0], &c, 1));
 }
 
-static int call_pipe_write(struct call_env *e)
+static int call_pipe_write(struct call_env *e __maybe_unused)
 {
 	int fds[2];
 
@@ -1916,7 +1916,7 @@ static int call_pipe_write(struct call_env *e)
 }
 
 /* open() of a FIFO for reading, with no writer: fs/pipe.c wait_for_partner() */
-static int call_fifo_open(struct call_env *e)
+static int call_fifo_open(struct call_env *e __maybe_unused)
 {
 	char path[64];
 	int fd;
@@ -1935,7 +1935,7 @@ static int call_fifo_open(struct call_env *e)
 }
 
 /* pause(2) itself: some arches have none, and libc sigsuspend()s */
-static int call_pause(struct call_env *e)
+static int call_pause(struct call_env *e __maybe_unused)
 {
 #ifdef __NR_pause
 	call_ready();
@@ -1946,7 +1946,7 @@ static int call_pause(struct call_env *e)
 #endif
 }
 
-static int call_nanosleep(struct call_env *e)
+static int call_nanosleep(struct call_env *e __maybe_unused)
 {
 	struct timespec ts = { 3600, 0 };
 
@@ -1955,7 +1955,7 @@ static int call_nanosleep(struct call_env *e)
 }
 
 /* Our CPU time does not run while we sleep: kernel/time/posix-cpu-timers.c */
-static int call_clock_nanosleep_cpu(struct call_env *e)
+static int call_clock_nanosleep_cpu(struct call_env *e __maybe_unused)
 {
 	struct timespec ts = { 3600, 0 };
 
@@ -1963,7 +1963,7 @@ static int call_clock_nanosleep_cpu(struct call_env *e)
 	return clock_nanosleep(CLOCK_PROCESS_CPUTIME_ID, 0, &ts, NULL);
 }
 
-static int call_select(struct call_env *e)
+static int call_select(struct call_env *e __maybe_unused)
 {
 	int fds[2];
 	fd_set rd;
@@ -1976,7 +1976,7 @@ static int call_select(struct call_env *e)
 	return call_errno(select(fds[0] + 1, &rd, NULL, NULL, NULL));
 }
 
-static int call_poll(struct call_env *e)
+static int call_poll(struct call_env *e __maybe_unused)
 {
 	struct pollfd p = { .events = POLLIN };
 	int fds[2];
@@ -1988,7 +1988,7 @@ static int call_poll(struct call_env *e)
 	return call_errno(poll(&p, 1, -1));
 }
 
-static int call_epoll_wait(struct call_env *e)
+static int call_epoll_wait(struct call_env *e __maybe_unused)
 {
 	struct epoll_event ev = { .events = EPOLLIN };
 	int fds[2], ep;
@@ -2000,7 +2000,7 @@ static int call_epoll_wait(struct call_env *e)
 	return call_errno(epoll_wait(ep, &ev, 1, -1));
 }
 
-static int call_futex_wait(struct call_env *e)
+static int call_futex_wait(struct call_env *e __maybe_unused)
 {
 	int word = 0;
 
@@ -2009,7 +2009,7 @@ static int call_futex_wait(struct call_env *e)
 				  NULL, NULL, 0));
 }
 
-static int call_futex_waitv(struct call_env *e)
+static int call_futex_waitv(struct call_env *e __maybe_unused)
 {
 	struct futex_waitv w = { .flags = FUTEX_32 | FUTEX_PRIVATE_FLAG };
 	int word = 0;
@@ -2045,7 +2045,7 @@ static pid_t call_grandchild(void)
 	return pid;
 }
 
-static int call_wait4(struct call_env *e)
+static int call_wait4(struct call_env *e __maybe_unused)
 {
 	pid_t pid = call_grandchild();
 
@@ -2053,7 +2053,7 @@ static int call_wait4(struct call_env *e)
 	return call_errno(wait4(pid, NULL, 0, NULL));
 }
 
-static int call_sigsuspend(struct call_env *e)
+static int call_sigsuspend(struct call_env *e __maybe_unused)
 {
 	sigset_t none;
 
@@ -2063,7 +2063,7 @@ static int call_sigsuspend(struct call_env *e)
 }
 
 /* Waits for SIGUSR2; SIGUSR1 interrupts it. */
-static int call_sigtimedwait(struct call_env *e)
+static int call_sigtimedwait(struct call_env *e __maybe_unused)
 {
 	sigset_t set;
 
@@ -2098,7 +2098,7 @@ static int call_fcntl_setlkw(struct call_env *e)
 	return call_errno(fcntl(e->file, F_SETLKW, &fl));
 }
 
-static int call_eventfd_read(struct call_env *e)
+static int call_eventfd_read(struct call_env *e __maybe_unused)
 {
 	int fd = eventfd(0, 0);
 	uint64_t v;
@@ -2109,7 +2109,7 @@ static int call_eventfd_read(struct call_env *e)
 	return call_errno(read(fd, &v, sizeof(v)));
 }
 
-static int call_signalfd_read(struct call_env *e)
+static int call_signalfd_read(struct call_env *e __maybe_unused)
 {
 	struct signalfd_siginfo si;
 	sigset_t set;
@@ -2126,7 +2126,7 @@ static int call_signalfd_read(struct call_env *e)
 	return call_errno(read(fd, &si, sizeof(si)));
 }
 
-static int call_timerfd_read(struct call_env *e)
+static int call_timerfd_read(struct call_env *e __maybe_unused)
 {
 	int fd = timerfd_create(CLOCK_MONOTONIC, 0);
 	uint64_t v;
@@ -2138,7 +2138,7 @@ static int call_timerfd_read(struct call_env *e)
 }
 
 /* The parent of a vfork() child that does not exit: kernel/fork.c */
-static int call_vfork(struct call_env *e)
+static int call_vfork(struct call_env *e __maybe_unused)
 {
 	pid_t pid;
 
@@ -2180,7 +2180,7 @@ static int call_semop(struct call_env *e)
 }
 
 /* Through syscall(): the name is gone at once, and no -lrt. */
-static int call_mq_receive(struct call_env *e)
+static int call_mq_receive(struct call_env *e __maybe_unused)
 {
 	char name[32], buf[8192];
 	int fd;
@@ -2195,7 +2195,7 @@ static int call_mq_receive(struct call_env *e)
 				  NULL, NULL));
 }
 
-static int call_unix_recv(struct call_env *e)
+static int call_unix_recv(struct call_env *e __maybe_unused)
 {
 	int fds[2];
 	char c;
@@ -2206,7 +2206,7 @@ static int call_unix_recv(struct call_env *e)
 	return call_errno(recv(fds[0], &c, 1, 0));
 }
 
-static int call_unix_accept(struct call_env *e)
+static int call_unix_accept(struct call_env *e __maybe_unused)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	static int fd = -1;
@@ -2226,7 +2226,7 @@ static int call_unix_accept(struct call_env *e)
 	return call_errno(accept(fd, NULL, NULL));
 }
 
-static int call_inotify_read(struct call_env *e)
+static int call_inotify_read(struct call_env *e __maybe_unused)
 {
 	char buf[256];
 	int fd = inotify_init1(0);
