@@ -173,11 +173,6 @@ gate "patch series: git am, builds and checkpatch at every step" \
 	env KDIR="$(kdir "$default")" "$REPORT/patches.sh" --check
 gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of every run" \
 	python3 "$REPORT/results.py" --check "${runs[@]}"
-gate "kernel mutants: $([ $full = 1 ] && echo "all of mutants/" || echo "${CHECK_MUTANTS[*]}") turn the suite red" \
-	"$TOP/scripts/gates/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
-# after the mutants: a run of every mutant writes the tables anew
-gate "make selftest: the tooling's self-tests, the CI job entries, docs/mutants.md's tables are mutants/result.json's (every mutant)" \
-	make -s -C "$TOP" selftest
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
 	env STATIC_KDIRS="$(kdir "$default") $(kdir "$default_rt")" "$TOP/scripts/gates/static.sh"
 gate "module build matrix and the CI farms' builds (KDIR untouched)" \
@@ -187,6 +182,12 @@ gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak 
 	"$TOP/scripts/gates/debug-run.sh"
 gate "make kselftest on the host kernel" host_kselftest
 gate "as non-root, the harness and sched_state.sh pass the child checks and skip the rest, loading nothing" non_root
+# last: they wait for the mutant copy of the kernel, which a make mutants may hold
+gate "kernel mutants: $([ $full = 1 ] && echo "all of mutants/" || echo "${CHECK_MUTANTS[*]}") turn the suite red" \
+	"$TOP/scripts/gates/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
+# after the mutants: a run of every mutant writes the tables anew
+gate "make selftest: the tooling's self-tests, the CI job entries, docs/mutants.md's tables are mutants/result.json's (every mutant)" \
+	make -s -C "$TOP" selftest
 
 python3 "$REPORT/result.py" tested "$BUILD/matrix.json"
 gates "check$([ $full = 1 ] && echo -full)"
