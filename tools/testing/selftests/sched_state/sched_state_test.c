@@ -1315,6 +1315,8 @@ TEST_F_TIMEOUT(loadavg, fold, 40)
 #define HUNG_SYSCTL	"/proc/sys/kernel/hung_task_"
 /* with a 1 s timeout the detector scans each 1 s: a sleeper counts within 3 */
 #define HUNG_MS		3500
+/* one scan and a margin */
+#define HUNG_PERIOD_MS	1200
 
 FIXTURE(hung_task_count) {
 	int fd;
@@ -1401,13 +1403,24 @@ FIXTURE_TEARDOWN(hung_task_count)
 		hung_sysctl("warnings", buf, sizeof(buf), self->warnings);
 }
 
-/* A D sleeper is counted within HUNG_MS, a K or I one is not. */
+/*
+ * A D sleeper is counted within HUNG_MS, a K or I one is not.  Before ours
+ * is counted, one detector period without it must count nothing: else the
+ * count would grow for the machine's killable or idle sleepers, not ours.
+ */
 TEST_F(hung_task_count, detector)
 {
 	long before = hung_count(), now = before;
 	int ms;
 
 	ASSERT_LE(0, before);
+	if (variant->counted) {
+		sleep_ms(HUNG_PERIOD_MS);
+		now = hung_count();
+		TH_LOG("with no sleeper of ours: %ld -> %ld", before, now);
+		EXPECT_EQ(before, now);
+		before = now;
+	}
 	ASSERT_LT(0, sleeper_kthread(variant->name, &self->fd));
 	for (ms = 0; ms < HUNG_MS && now == before; ms += 100) {
 		sleep_ms(100);
