@@ -57,9 +57,7 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     def uptime(what):
         m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
         return float(m[1]) if m else None
-    booted, done, since = uptime('booted'), uptime('done'), 'boot'
-    if booted is None and uptime('then') is not None:
-        booted, since = uptime('then'), 'its start'  # --then-cmd's part
+    booted, done = uptime('booted'), uptime('done')
     rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
     r = {
         'kimage': kimage, 'arch': arch, 'accel': accel,
@@ -77,7 +75,7 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     ktap.write(f'{out}/result.json', r)
     c, secs = r['counts'], r['seconds']
     print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on the host, " +
-          (f"{secs['guest_run']} s from {since} to done in the guest"
+          (f"{secs['guest_run']} s from boot to done in the guest"
            if secs['guest_run'] is not None else 'no boot-to-done time from the guest') +
           f", guest rc {r['guest_rc']}; tests: {ktap.tally(c)}; kernel reports: {c['reports']}; "
           "files: " +
