@@ -53,19 +53,16 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     for p in found + parsed['problems']:
         print(f'vm.sh: {p}')
     problems += found + parsed['problems']
-
-    def uptime(what):
-        m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
-        return float(m[1]) if m else None
-    booted, done = uptime('booted'), uptime('done')
+    up = {k: float(v) for k, v in
+          re.findall(r'SCHED_STATE_GUEST: (booted|done)\b.*uptime=([0-9.]+)', console)}
     rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
     r = {
         'kimage': kimage, 'arch': arch, 'accel': accel,
         'guest_rc': int(rc[1]) if rc else None,
         'timed_out': bool(timedout), 'ok': not problems, 'problems': problems,
         'counts': dict(parsed['counts'], reports=len(reports)),
-        'seconds': {'host': int(seconds), 'timeout': int(limit), 'guest_boot': booted,
-                    'guest_run': round(done - booted, 2) if None not in (booted, done) else None},
+        'seconds': {'host': int(seconds), 'timeout': int(limit), 'guest_boot': up.get('booted'),
+                    'guest_run': round(up['done'] - up['booted'], 2) if len(up) == 2 else None},
         'tests': parsed['tests'], 'kernel_reports': reports,
         'guest_env': dict(e.split('=', 1) for e in env),
         'files': parsed['files'], 'bad_files': parsed['bad_files'],
