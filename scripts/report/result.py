@@ -3,7 +3,6 @@
 """A run's result.json (docs/files.md): its one writer, and its readers.
 
 usage: result.py write OUT KIMAGE ARCH ACCEL SECONDS LIMIT TIMEDOUT [NAME=VALUE...]
-       result.py value RESULT KEY[.KEY...]
        result.py flat RESULT FLAT_TAP PLANTED_TAP
        result.py matrix MATRIX NAME RELEASE RESULT RC
        result.py tested MATRIX
@@ -13,7 +12,6 @@ usage: result.py write OUT KIMAGE ARCH ACCEL SECONDS LIMIT TIMEDOUT [NAME=VALUE.
        result.py nobody OUT RC1 RC2       (CHILD_CHECKS in the environment)
        result.py race OUT RUNS KERNEL MUTANT RUN_DIR CONTROL_RUN_DIR
 """
-import json
 import os
 import re
 import sys
@@ -78,12 +76,6 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
           "files: " +
           (' '.join(f['name'] for f in r['files']) or 'none') + f"; result: {out}/result.json")
     return 0 if r['ok'] else 1
-
-
-def value(result, keys):
-    # one value (a list index is a KEY too), as JSON unless a string
-    v = ktap.item(load(result), keys)
-    print(v if isinstance(v, str) else json.dumps(v))
 
 
 def flat(result, flat_tap, planted_tap):
