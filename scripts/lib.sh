@@ -180,7 +180,3 @@ stress_command()
 	[[ $inputs =~ ^[0-9]+$ ]] || die "STRESS_INPUTS=$inputs: not a number"
 	echo "sh /guest/stress.sh $inputs $seed"
 }
-
-# stress_figures OUT: the seed and the stress programs' results of a run;
-# fails, naming them, if any is missing or failed
-stress_figures() { python3 "$TOP/scripts/report/result.py" stress "$1"; }
