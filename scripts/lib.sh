@@ -170,9 +170,6 @@ pick_kernel()
 	[ -f "$KDIR/Makefile" ] || die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
 }
 
-# result_value RESULT_JSON KEY[.KEY...]: one value of a result.json
-result_value() { python3 "$TOP/scripts/report/result.py" value "$@"; }
-
 # stress_command: the guest command of the hostile-input and lifecycle
 # programs (STRESS_INPUTS junk requests, STRESS_SEED replays a run)
 stress_command()
@@ -183,7 +180,3 @@ stress_command()
 	[[ $inputs =~ ^[0-9]+$ ]] || die "STRESS_INPUTS=$inputs: not a number"
 	echo "sh /guest/stress.sh $inputs $seed"
 }
-
-# stress_figures OUT: the seed and the stress programs' results of a run;
-# fails, naming them, if any is missing or failed
-stress_figures() { python3 "$TOP/scripts/report/result.py" stress "$1"; }

@@ -2,8 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench (docs/bench.md): each kernel boots once in QEMU to run
 # scripts/vm/guest/bench.sh; bench.py reports.
-#   bench.sh --guest-cmd     the timeout (s) and guest command (run-suite.sh)
-#   bench.sh --report NAME   the report of the run in $BUILD/NAME/bench
 #   bench.sh --host          unlink1 natively on this host (make bench-host)
 # Knobs (defaults below): BENCH_KERNELS="a b ...", BENCH_ALL (ARCH=all's
 # kernel); BENCH_CALLS, BENCH_REPEATS: the seed's; BENCH_CPU,
@@ -30,13 +28,6 @@ guest="sh /guest/bench.sh $calls $repeats $live ${BENCH_CPU:-0} $warmup $samples
 timeout=$((300 + (calls + 8 * live) * repeats / 10000000 +
 	4 * ((warmup + samples) * interval / 1000 + 10)))
 
-bench_timeout()
-{
-	arch_set "$KARCH"
-	[ -z "$A_CROSS" ] || timeout=$((timeout * 3))
-	echo "${BENCH_TIMEOUT:-$timeout}"
-}
-
 # $(boot NAME): NAME ("single": KERNEL, ARCH or KIMAGE's) benched; its name
 boot()
 {
@@ -46,19 +37,16 @@ boot()
 	fi
 	pick_kernel >&2
 	echo "$KNAME"
+	arch_set "$KARCH"
+	[ -z "$A_CROSS" ] || timeout=$((timeout * 3))
 	ksft=$("$TOP/scripts/tree/build-kselftest.sh") || return 1
 	say "benchmarking $KIMAGE ($KNAME, $KARCH) in QEMU" >&2
-	"$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --timeout "$(bench_timeout)" \
-		--out "$BUILD/$KNAME/bench" --guest-cmd "$guest" >&2
+	"$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$BUILD/$KNAME/bench" \
+		--timeout "${BENCH_TIMEOUT:-$timeout}" --guest-cmd "$guest" >&2
 }
 
 bad=0 names=() keep=${BENCH_KEEP:-0}
 case ${1:-} in
---guest-cmd)
-	pick_kernel
-	echo "$(bench_timeout) $guest"
-	exit 0
-	;;
 --host)
 	out=$BUILD/bench-host
 	mkdir -p "$out"
@@ -68,10 +56,6 @@ case ${1:-} in
 	"$out/unlink1" "$warmup" "$samples" "$interval" "${BENCH_DIR:-/tmp}" ${tasks//,/ } \
 		>"$out/unlink1.json" || die "unlink1 failed"
 	exec python3 "$TOP/scripts/bench/bench.py" table "$(uname -r)=$out/unlink1.json"
-	;;
---report)
-	[ $# -eq 2 ] || die "usage: $0 --report NAME"
-	names=("$2")
 	;;
 "")
 	if [ -n "${BENCH_KERNELS:-}" ]; then
@@ -90,7 +74,7 @@ case ${1:-} in
 		if name=$(boot "$k"); then names+=("$name"); else bad=1; fi
 	done
 	;;
-*) die "usage: $0 [--guest-cmd | --report NAME | --host]" ;;
+*) die "usage: $0 [--host]" ;;
 esac
 ((bad == 0)) || { keep=0; say "a benchmark run failed: see $BUILD/<kernel>/bench"; }
 ((${#names[@]})) || exit 1

@@ -166,7 +166,7 @@ gate "rtlock checks on $default_rt while CPU 1 goes offline and online: no hang,
 	env KERNEL="$default_rt" "$TOP/scripts/gates/hotplug.sh"
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	python3 "$REPORT/results.py" --names "${runs[@]/%//result.json}"
-gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM run's first part): no hung_task result, no kernel report" \
+gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM run): no hung_task result, no kernel report" \
 	python3 "$REPORT/result.py" farm-default "$BUILD/$default/vm/result.json"
 # after the kernels: the cover letter carries the results they just gave
 gate "patch series: git am, builds and checkpatch at every step" \

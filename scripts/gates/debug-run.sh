@@ -26,7 +26,7 @@ vrc=0
 echo "== debug kernel run"
 echo "kernel: $(. "$dir/env" && echo "$KVER ($KFROM)")"
 figures=0
-stress_figures "$out/vm" || figures=1
+python3 "$TOP/scripts/report/result.py" stress "$out/vm" || figures=1
 report=$out/vm/files/kmemleak.txt
 if [ -f "$report" ]; then
 	leaks=$(grep -c '^unreferenced object' "$report" || true)

@@ -17,18 +17,14 @@ for d in "$mut" "$ctl"; do
 done
 out=$BUILD/race
 rm -rf "$out"
-mkdir -p "$out/root"
+mkdir -p "$out"
 # each run as a farm's -r run of the one check, module loaded and unloaded
-cat >"$out/root/race.sh" <<-EOF2
-	cd /kselftest/sched_state || exit 1
-	for i in \$(seq $runs); do ./sched_state.sh -r race.lost_wakeups; done
-EOF2
+race="cd sched_state && for i in \$(seq $runs); do ./sched_state.sh -r race.lost_wakeups; done"
 for d in "$mut" "$ctl"; do
 	n=${d##*/}
 	say "race-power: $runs runs of race.lost_wakeups on $n (log: $out/$n.log)"
-	"$TOP/scripts/vm/vm.sh" --kimage "$d/bzImage" --ksft "$d/custom/kselftest" \
-		--out "$out/$n" --extra "$out/root" --guest-cmd "sh /race.sh" \
-		--timeout $((runs * 15 + 120)) >"$out/$n.log" 2>&1 || true
+	"$TOP/scripts/vm/vm.sh" --kimage "$d/bzImage" --ksft "$d/custom/kselftest" --out "$out/$n" \
+		--guest-cmd "$race" --timeout $((runs * 15 + 120)) >"$out/$n.log" 2>&1 || true
 done
 python3 "$TOP/scripts/report/result.py" race "$out/result.json" "$runs" "$kname" "$mut" \
 	"$out/${mut##*/}" "$out/${ctl##*/}"

@@ -13,7 +13,7 @@ say "stress on $KNAME ($KIMAGE)"
 start=$SECONDS rc=0
 "$TOP/scripts/vm/vm.sh" --timeout "${STRESS_TIMEOUT:-900}" --kimage "$KIMAGE" --ksft "$ksft" \
 	--out "$out" --guest-cmd "echo 'TAP version 13'; $cmd" >"$out.log" 2>&1 || rc=$?
-stress_figures "$out" || rc=1
+python3 "$TOP/scripts/report/result.py" stress "$out" || rc=1
 grep 'vm.sh: summary:' "$out.log" || true
 if ((rc)); then
 	tail -n 40 "$out.log"

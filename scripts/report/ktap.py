@@ -162,17 +162,12 @@ def write(path, result):     # replaced at once
     os.replace(path + '.tmp', path)
 
 
-def item(doc, keys):   # KEYS: "a.0.b"
-    for k in keys.split('.'):
-        doc = doc[int(k)] if isinstance(doc, list) else doc[k]
-    return doc
-
-
 def edited(doc, keys, value):
-    """A copy of DOC, its item at KEYS set to VALUE (None: removed)."""
-    doc = copy.deepcopy(doc)
-    parent, _, last = keys.rpartition('.')
-    obj = item(doc, parent) if parent else doc
+    """A copy of DOC, its item at KEYS ("a.0.b") set to VALUE (None: removed)."""
+    obj = doc = copy.deepcopy(doc)
+    *parents, last = keys.split('.')
+    for k in parents:
+        obj = obj[int(k)] if isinstance(obj, list) else obj[k]
     if value is None:
         obj.pop(last)
     else:

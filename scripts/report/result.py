@@ -3,7 +3,6 @@
 """A run's result.json (docs/files.md): its one writer, and its readers.
 
 usage: result.py write OUT KIMAGE ARCH ACCEL SECONDS LIMIT TIMEDOUT [NAME=VALUE...]
-       result.py value RESULT KEY[.KEY...]
        result.py flat RESULT FLAT_TAP PLANTED_TAP
        result.py matrix MATRIX NAME RELEASE RESULT RC
        result.py tested MATRIX
@@ -13,7 +12,6 @@ usage: result.py write OUT KIMAGE ARCH ACCEL SECONDS LIMIT TIMEDOUT [NAME=VALUE.
        result.py nobody OUT RC1 RC2       (CHILD_CHECKS in the environment)
        result.py race OUT RUNS KERNEL MUTANT RUN_DIR CONTROL_RUN_DIR
 """
-import json
 import os
 import re
 import sys
@@ -31,55 +29,12 @@ REPORT = re.compile('|'.join((
     '={40,}', 'KASAN:', 'UBSAN:', 'kmemleak:.*suspected memory leak',  # lockdep/KASAN banner
     'Call [Tt]race:', 'RIP:', 'Internal error:', 'Unable to handle kernel',  # arm's die(), faults
     'do not call blocking ops when !TASK_RUNNING')))
-HUNG = re.compile(r'INFO: task sched_state/uni:[0-9]+ blocked for more than [0-9]+ seconds\.$')
-FRAME = re.compile(r'\[ *[0-9.]+\] +(\[[0-9a-f]+\] +)*(\? )?[^ ]+\+0x[0-9a-f]+/0x[0-9a-f]+')
-MARK = re.compile(r'(?:\[ *([0-9.]+)\] *)?SCHED_STATE_GUEST: hung_task (begin|end)')
-
-
-def reported(c):
-    return f"kernel reports: {c['reports']} ({c['accepted']} expected hung-task reports accepted)"
 
 
 def scan(dmesg):
-    """dmesg.log's kernel reports less the hung-task part's (guest/suite.sh): its task's
-    report, trace (to x86's </TASK> or arm64's last frame) and lockdep's locks; and the
-    part's {begin, end: (line, uptime)}"""
-    reports, accepted, marks, part, st = [], [], {}, False, ''
-    for n, l in enumerate(open(dmesg, errors='replace', newline='\n'), 1):
-        l = l.rstrip('\n')
-        line = {'line': n, 'text': l}
-        if m := MARK.fullmatch(l):
-            marks.setdefault(m[2], (n, float(m[1]) if m[1] else None))
-            part = m[2] == 'begin'
-            continue
-        if part and HUNG.search(l):
-            accepted.append(line)
-            st = 'report'
-            continue
-        if st in ('report', 'trace', 'task'):
-            if '</TASK>' in l:
-                st = 'after'
-                continue
-            if re.search('Call [Tt]race:', l):
-                st = 'trace'
-                continue
-            if st == 'trace' and '<TASK>' in l:
-                st = 'task'
-            if st != 'trace' or FRAME.match(l):
-                continue
-            st = 'after'
-        if st == 'after' and 'Showing all locks held in the system:' in l:
-            st = 'locks'
-            continue
-        if st == 'locks':
-            st = '' if '====================' in l else st
-            continue
-        if st == 'after' and re.fullmatch(r'\[ *[0-9.]+\] *', l):
-            continue
-        st = ''
-        if REPORT.search(l):
-            reports.append(line)
-    return reports, accepted, marks
+    # dmesg.log's kernel reports: {line, text} each
+    lines = (l.rstrip('\n') for l in open(dmesg, errors='replace', newline='\n'))
+    return [{'line': n, 'text': l} for n, l in enumerate(lines, 1) if REPORT.search(l)]
 
 
 def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
@@ -91,33 +46,23 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
         print(f'vm.sh: {problems[0]}')
     console = open(f'{out}/console.txt', errors='replace').read()
     parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
-    reports, accepted, marks = scan(f'{out}/dmesg.log')
+    reports = scan(f'{out}/dmesg.log')
     found = [f"kernel report: dmesg.log:{k['line']}:{k['text']}" for k in reports]
     for p in found + parsed['problems']:
         print(f'vm.sh: {p}')
     problems += found + parsed['problems']
-
-    def uptime(what):
-        m = re.search(rf'SCHED_STATE_GUEST: {what}\b.*uptime=([0-9.]+)', console)
-        return float(m[1]) if m else None
-    booted, done, since = uptime('booted'), uptime('done'), 'boot'
-    if booted is None and uptime('then') is not None:
-        booted, since = uptime('then'), 'its start'  # --then-cmd's part
+    up = {k: float(v) for k, v in
+          re.findall(r'SCHED_STATE_GUEST: (booted|done)\b.*uptime=([0-9.]+)', console)}
     rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
-
-    (begin, t0), (end, t1) = (marks.get(k, (None, None)) for k in ('begin', 'end'))
-    part = {'dmesg_lines': [begin, end]} if begin else None
-    hung_secs = round(t1 - t0, 2) if begin and None not in (t0, t1) else None
     r = {
         'kimage': kimage, 'arch': arch, 'accel': accel,
         'guest_rc': int(rc[1]) if rc else None,
         'timed_out': bool(timedout), 'ok': not problems, 'problems': problems,
-        'counts': dict(parsed['counts'], reports=len(reports), accepted=len(accepted)),
-        'seconds': {'host': int(seconds), 'timeout': int(limit), 'guest_boot': booted,
-                    'guest_run': round(done - booted, 2) if None not in (booted, done) else None,
-                    'hung_task': hung_secs},
-        'tests': parsed['tests'], 'kernel_reports': reports, 'accepted_reports': accepted,
-        'hung_task_part': part, 'guest_env': dict(e.split('=', 1) for e in env),
+        'counts': dict(parsed['counts'], reports=len(reports)),
+        'seconds': {'host': int(seconds), 'timeout': int(limit), 'guest_boot': up.get('booted'),
+                    'guest_run': round(up['done'] - up['booted'], 2) if len(up) == 2 else None},
+        'tests': parsed['tests'], 'kernel_reports': reports,
+        'guest_env': dict(e.split('=', 1) for e in env),
         'files': parsed['files'], 'bad_files': parsed['bad_files'],
         'logs': {k: f'{out}/{v}' for k, v in (('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
                                               ('console', 'console.txt'), ('qemu', 'qemu.log'))},
@@ -125,19 +70,12 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     ktap.write(f'{out}/result.json', r)
     c, secs = r['counts'], r['seconds']
     print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on the host, " +
-          (f"{secs['guest_run']} s from {since} to done in the guest"
+          (f"{secs['guest_run']} s from boot to done in the guest"
            if secs['guest_run'] is not None else 'no boot-to-done time from the guest') +
-          (f" (the hung-task program {secs['hung_task']} s)"
-           if secs['hung_task'] is not None else '') +
-          f", guest rc {r['guest_rc']}; tests: {ktap.tally(c)}; {reported(c)}; files: " +
+          f", guest rc {r['guest_rc']}; tests: {ktap.tally(c)}; kernel reports: {c['reports']}; "
+          "files: " +
           (' '.join(f['name'] for f in r['files']) or 'none') + f"; result: {out}/result.json")
     return 0 if r['ok'] else 1
-
-
-def value(result, keys):
-    # one value (a list index is a KEY too), as JSON unless a string
-    v = ktap.item(load(result), keys)
-    print(v if isinstance(v, str) else json.dumps(v))
 
 
 def flat(result, flat_tap, planted_tap):
@@ -212,31 +150,16 @@ def stress(out):
 
 
 def farm_default(result):
-    """the default run holds sched_state.sh alone, no hung_task result nor kernel report;
-    the hung-task program's accepted reports are in its part"""
+    # the default run holds sched_state.sh alone, no hung_task result nor kernel report
     r = load(result)
-    tests, bad, hung = r['tests'], [], DEFAULT + ' hung_task'
-    top = [t['name'] for t in tests if t['depth'] == 0]
-    if top != [DEFAULT, hung]:
-        bad.append(f'top-level results {top}, not [{DEFAULT!r}, {hung!r}]')
-    farm, ht = ([t['name'] for t in tests if t['depth'] and t['path'][0] == p]
-                for p in (DEFAULT, hung))
-    farm_hung = [n for n in farm if n.startswith('hung_task.')]
-    bad += [f'{n}: a hung_task result in the default run' for n in farm_hung]
-    bad += [f'{n}: not a hung_task result, under {hung}' for n in ht
-            if not n.startswith('hung_task.')]
-    if not ht:
-        bad.append(f'no result under {hung}')
-    c, part = r['counts'], r['hung_task_part'] or {'dmesg_lines': [None, None]}
-    b, e = part['dmesg_lines']
-    for a in r['accepted_reports']:
-        if b is None or a['line'] < b or (e is not None and a['line'] > e):
-            bad.append(f"accepted outside the hung-task part: dmesg.log:{a['line']}")
-    print(f"the default run: {len(farm)} results, {len(farm_hung)} hung_task; the hung-task "
-          f"program: {len(ht)} results; kernel reports: {c['reports']}; accepted hung-task "
-          f"reports: {c['accepted']}, in dmesg.log lines {b}..{e}")
-    if not r['ok'] or c['reports']:
+    top = [t['name'] for t in r['tests'] if t['depth'] == 0]
+    hung = [t['name'] for t in r['tests'] if t['depth'] and t['name'].startswith('hung_task.')]
+    bad = [] if top == [DEFAULT] else [f'top-level results {top}, not [{DEFAULT!r}]']
+    bad += [f'{n}: a hung_task result in the default run' for n in hung]
+    if not r['ok'] or r['counts']['reports']:
         bad.append(f"the run failed: {'; '.join(r['problems'])}")
+    print(f"the default run: {len(r['tests']) - len(top)} results, {len(hung)} hung_task; "
+          f"kernel reports: {r['counts']['reports']}")
     return verdict(bad)
 
 

@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS] [--guest-cmd CMD]
-#	[--extra ROOT]... [--arch ARCH] [--env NAME=VALUE]...; env: GUEST_ENV, KARCH, KVM=on,
-#	VM_LOCK=none
+#	[--env NAME=VALUE]...; env: GUEST_ENV, KARCH, KVM=on, VM_LOCK=none
 # Boots KIMAGE in QEMU, runs CMD (default: sh /guest/suite.sh) in /kselftest, judges its
 # TAP and kernel log into OUTDIR (docs/files.md).
 set -euo pipefail
@@ -10,13 +9,10 @@ set -euo pipefail
 
 msg() { echo "vm.sh: $*"; }
 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
-ARCH_NAME=${KARCH:-x86_64} EXTRA=()
 read -r -a GUEST_ENVS <<<"${GUEST_ENV:-}"
 while (($#)); do
 	(($# >= 2)) || die "$1 needs a value"
 	case $1 in
-	--arch) ARCH_NAME=$2 ;;
-	--extra) EXTRA+=("$2") ;;
 	--env) GUEST_ENVS+=("$2") ;;
 	--kimage | --ksft | --out | --timeout | --guest-cmd)
 		declare -u o=${1#--}
@@ -26,7 +22,7 @@ while (($#)); do
 	shift 2
 done
 
-arch_set "$ARCH_NAME"
+arch_set "${KARCH:-x86_64}"
 for t in "$A_QEMU" cpio fakeroot readelf; do
 	command -v "$t" >/dev/null || die "$t not found; install it (scripts/tree/deps.sh)"
 done
@@ -100,9 +96,6 @@ make_initramfs() {
 	cp "$(upath /bin/dash)" "$r/bin/sh"
 	cp "$(upath /usr/bin/timeout)" "$r/usr/bin/timeout"
 	cp -a "$KSFT/." "$r/kselftest/"
-	for e in "${EXTRA[@]}"; do
-		cp -a "$e/." "$r/"
-	done
 	cp -a "$TOP/scripts/vm/guest" "$r/guest"
 	add_libraries "$r"
 	printf '%s\n' "$GUEST_CMD" >"$r/guest/command.sh"
