@@ -45,10 +45,9 @@ take $D/Makefile -e '/^# the benchmark, not in the default run either$/d' \
 	-e '/^TEST_GEN_PROGS_EXTENDED += sched_state_bench$/d'
 take $D/.gitignore -e '/^sched_state_bench$/d'
 take_last $D/README Benchmark ---------
-# the bench verb's three lines, its -ENODEV, SCHED_STATE_BENCH_MAX_CALLS
+# the bench verb's three lines, SCHED_STATE_BENCH_MAX_CALLS
 take $D/sched_state.h \
 	-e '/^ \*   bench <variant> <calls> <cpu>$/,/reply: the ns (test_module\/bench\.c)$/d' \
-	-e '/ -EINTR, a fatal signal;$/{N;s/;\n \* -ENODEV, a bench CPU offline\.$/./}' \
 	-e '/^#define SCHED_STATE_BENCH_MAX_CALLS\t/d'
 take $D/test_module/Makefile -e 's/^\(test_sched_state-y := core\.o states\.o race\.o\) bench\.o$/\1/'
 take $D/test_module/core.c -e '/^\t{ "bench",\t\t4, sched_state_bench },$/d'

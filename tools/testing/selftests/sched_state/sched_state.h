@@ -35,7 +35,7 @@
  * Errors: -EINVAL for a malformed request or a value out of range; -EBUSY
  * for a second write; -ESRCH, not a sleeper; -ENOSPC, too many sleepers;
  * -EOPNOTSUPP, not on this kernel or machine; -EINTR, a fatal signal;
- * -ENODEV, the CPU a bench or rtlock request needs is offline.
+ * -ENODEV, the CPU a request needs is offline.
  */
 #ifndef SCHED_STATE_H
 #define SCHED_STATE_H
