@@ -2325,7 +2325,7 @@ FIXTURE_SETUP(call)
 		SKIP(return, "%s", variant->needs->why);
 	e = mmap(NULL, sizeof(*e), PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, e);
+	ASSERT_TRUE(e != MAP_FAILED);
 	self->env = e;
 	e->futex = syscall(SYS_gettid);
 	e->msqid = -1;
