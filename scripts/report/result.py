@@ -163,9 +163,14 @@ def farm_default(result):
     return verdict(bad)
 
 
-def children(tests, planned, reason, may_pass='$^'):
+# the checks that need neither root nor the module, beside child.*: each may pass or skip
+FREE = (r'(call|jobctl|report|switches|nr_running|sched_switch)\.[A-Za-z0-9_.]+'
+        r'|global\.dead_task_frees_stack')
+
+
+def children(tests, planned, reason, may_pass=FREE):
     """Problems unless the PLANNED TESTS are CHILD_CHECKS' passing and the rest skipping with
-    a REASON (or passing, named as MAY_PASS says)"""
+    a REASON (or passing or skipping with any reason, named as MAY_PASS says)"""
     want = sorted('child.' + c for c in os.environ['CHILD_CHECKS'].split())
     passed = sorted(t['name'] for t in tests if t['result'] == 'pass' and
                     not re.fullmatch(may_pass, t['name']))
@@ -175,7 +180,8 @@ def children(tests, planned, reason, may_pass='$^'):
         bad.append(f'{len(tests)} results, planned {planned}')
     for t in tests:
         named = t['name'] in want or re.fullmatch(may_pass, t['name'])
-        reasoned = re.fullmatch(r'[A-Za-z_.]+', t['name']) and re.match(reason, t['comment'] or '')
+        reasoned = re.fullmatch(r'[A-Za-z_.]+', t['name']) and (
+            re.match(reason, t['comment'] or '') or named and t['comment'])
         if not (t['result'] == 'pass' and named or t['result'] == 'skip' and reasoned):
             bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}, "
                        'not a skip with its reason')
@@ -191,7 +197,8 @@ def host(result):
         bad.append('not one passing sched_state.sh: ' +
                    ', '.join(f"{t['name']} {t['result']}" for t in top))
     nested = [t for t in tests if t['depth'] == 1]
-    bad += children(nested, top[0]['planned'] if top else None, r'[a-z]', r'freezer\.[A-Za-z_]+')
+    bad += children(nested, top[0]['planned'] if top else None, r'[a-z]',
+                    rf'freezer\.[A-Za-z_]+|{FREE}')
     c = r['counts']
     print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
           f"{c['skip']} skip, {c['fail']} fail")

@@ -1588,19 +1588,24 @@ FIXTURE_VARIANT_ADD(way, io_schedule) { "io_schedule", 'D', WAY_WAKE, IO_COUNTS 
 FIXTURE_VARIANT_ADD(way, self) { "self", 'S', WAY_SELF, IO_ANY };
 FIXTURE_VARIANT_ADD(way, created) { "created", 'D', WAY_WAKE, IO_ANY };
 
-/* Start a kthread in way @name; skip on -EOPNOTSUPP, a way this kernel lacks. */
-static void way_start(struct __test_metadata *_metadata, const char *name,
+/*
+ * Start a kthread in way @name; false if skipped (no module, or -EOPNOTSUPP:
+ * a way this kernel lacks), and the caller returns: a SKIP() here returns
+ * from this function only.
+ */
+static bool way_start(struct __test_metadata *_metadata, const char *name,
 		      pid_t *pid, int *fd)
 {
 	const char *why = no_module();
 
 	*fd = -1;
 	if (why)
-		SKIP(return, "%s", why);
+		SKIP(return false, "%s", why);
 	*pid = sleeper_kthread(name, fd);
 	if (*pid == -EOPNOTSUPP)
-		SKIP(return, "way not in this kernel");
+		SKIP(return false, "way not in this kernel");
 	ASSERT_LT(0, *pid);
+	return true;
 }
 
 /* procs_blocked of /proc/stat, the sum of every runqueue's nr_iowait */
@@ -1657,7 +1662,8 @@ TEST_F(way, sleeps)
 		io = stat_procs_blocked();
 		ASSERT_LE(0, io);
 	}
-	way_start(_metadata, variant->name, &self->pid, &self->fd);
+	if (!way_start(_metadata, variant->name, &self->pid, &self->fd))
+		return;
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
 	ASSERT_EQ(variant->letter, status_letter(self->pid));
 	if (variant->end == WAY_SELF) {
@@ -1819,7 +1825,8 @@ TEST_F(preempt, d_spinner_runs)
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs two online CPUs");
-	way_start(_metadata, "spin", &self->pid, &self->fd);
+	if (!way_start(_metadata, "spin", &self->pid, &self->fd))
+		return;
 	ASSERT_EQ('D', wait_for_letter(self->pid, 'D'));
 	ASSERT_TRUE(stat_stime_cpu(self->pid, &before, &cpu));
 	ASSERT_GT(64, cpu);
