@@ -908,25 +908,37 @@ static long sleeper_asleep(struct __test_metadata *_metadata,
 
 static char eintr[16];
 
-FIXTURE_SETUP(sleep)
+/* The sleep and way_signal fixtures' set-up: skip without the module. */
+static void sleeper_setup(struct __test_metadata *_metadata, struct sleeper *s)
 {
 	const char *why = no_module();
 
-	self->child.result = -1;
+	s->result = -1;
 	snprintf(eintr, sizeof(eintr), "error %d", EINTR);
 	if (why)
 		SKIP(return, "%s", why);
 }
 
+/* Wake, kill and reap a sleeper that is still there. */
+static void sleeper_teardown(struct sleeper *s)
+{
+	if (s->pid > 0) {
+		wake("wake", s->pid);
+		kill(s->pid, SIGKILL);
+		waitpid(s->pid, NULL, 0);
+	}
+	if (s->result >= 0)
+		close(s->result);
+}
+
+FIXTURE_SETUP(sleep)
+{
+	sleeper_setup(_metadata, &self->child);
+}
+
 FIXTURE_TEARDOWN(sleep)
 {
-	if (self->child.pid > 0) {
-		wake("wake", self->child.pid);
-		kill(self->child.pid, SIGKILL);
-		waitpid(self->child.pid, NULL, 0);
-	}
-	if (self->child.result >= 0)
-		close(self->child.result);
+	sleeper_teardown(&self->child);
 }
 
 /* wake_up_process() ends the sleep. */
@@ -1720,23 +1732,12 @@ FIXTURE_VARIANT_ADD(way_signal, msleep_interruptible) { "msleep_interruptible", 
 
 FIXTURE_SETUP(way_signal)
 {
-	const char *why = no_module();
-
-	self->child.result = -1;
-	snprintf(eintr, sizeof(eintr), "error %d", EINTR);
-	if (why)
-		SKIP(return, "%s", why);
+	sleeper_setup(_metadata, &self->child);
 }
 
 FIXTURE_TEARDOWN(way_signal)
 {
-	if (self->child.pid > 0) {
-		wake("wake", self->child.pid);
-		kill(self->child.pid, SIGKILL);
-		waitpid(self->child.pid, NULL, 0);
-	}
-	if (self->child.result >= 0)
-		close(self->child.result);
+	sleeper_teardown(&self->child);
 }
 
 TEST_F(way_signal, signals)
