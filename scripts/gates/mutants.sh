@@ -132,6 +132,8 @@ for kname in "${knames[@]}"; do
 		"each running its Checks: alone (red: all ran and failed; logs: $OUT/<name>/)"
 	mkdir -p "$OUT/$control"
 	t0=$SECONDS
+	# a file once mutated compiles again: a stopped run's object may hold its mutant
+	find "$src" -type f -links 1 ! -path '*/.git/*' -exec touch {} +
 	kmake "$OUT/$control/build.log" && stage "$control" "$obj/$image" ||
 		die "the unmutated $kname kernel or its suite does not build: $OUT/$control/*.log"
 	echo "$((SECONDS - t0))" >"$OUT/$control/build_seconds"
