@@ -1555,11 +1555,12 @@ TEST(rtlock_keeps_wakeup)
 
 /*
  * The ways kernel code sleeps (sched_state.h): wait_event*(), wait_woken(),
- * completions, mutexes, semaphores, msleep*(), schedule_timeout_idle(),
- * io_schedule(), a kthread's first sleep.  A module kthread sleeps once in
- * a way, then in S until stopped: the letter it shows in the way, what ends
- * the way, its own wakeup (wake_up(), complete(), up(), the holder's
- * mutex_unlock(), wake_up_process()) or its timer, and for some whether it
+ * wait_on_bit(), completions, mutexes, rwsems, semaphores, msleep*(),
+ * schedule_timeout_idle(), io_schedule(), a kthread's first sleep.  A module
+ * kthread sleeps once in a way, then in S until stopped: the letter it shows
+ * in the way, what ends the way, its own wakeup (wake_up(),
+ * clear_and_wake_up_bit(), complete(), up(), the holder's unlock,
+ * wake_up_process()) or its timer, and for some whether it
  * counts in procs_blocked (/proc/stat: rq->nr_iowait) while blocked.  The
  * interruptible and killable ways are the caller's, in way_signal below.
  */
@@ -1589,9 +1590,11 @@ FIXTURE_VARIANT(way) {
 
 FIXTURE_VARIANT_ADD(way, wait_event_idle) { "wait_event_idle", 'I', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, wait_woken) { "wait_woken", 'S', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, wait_on_bit) { "wait_on_bit", 'D', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, completion) { "completion", 'D', WAY_WAKE, IO_NONE };
 FIXTURE_VARIANT_ADD(way, completion_io) { "completion_io", 'D', WAY_WAKE, IO_COUNTS };
 FIXTURE_VARIANT_ADD(way, mutex) { "mutex", 'D', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, rwsem_read) { "rwsem_read", 'D', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, down) { "down", 'D', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, msleep) { "msleep", 'D', WAY_TIMER, IO_ANY };
 FIXTURE_VARIANT_ADD(way, msleep_interruptible) { "msleep_interruptible", 'S', WAY_TIMER, IO_ANY };
@@ -1720,8 +1723,10 @@ FIXTURE_VARIANT(way_signal) {
 
 FIXTURE_VARIANT_ADD(way_signal, wait_event_interruptible) { "wait_event_interruptible", 'S', true };
 FIXTURE_VARIANT_ADD(way_signal, wait_event_killable) { "wait_event_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, wait_on_bit_killable) { "wait_on_bit_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, completion_killable) { "completion_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, mutex_killable) { "mutex_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, rwsem_write_killable) { "rwsem_write_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, down_killable) { "down_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, msleep_interruptible) { "msleep_interruptible", 'S', true };
 
