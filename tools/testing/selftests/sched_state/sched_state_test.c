@@ -1318,7 +1318,7 @@ TEST_F_TIMEOUT(loadavg, fold, 40)
 /*
  * The hung-task detector (kernel/hung_task.c) counts a task blocked in
  * TASK_UNINTERRUPTIBLE longer than hung_task_timeout_secs, never a killable
- * or an idle one, in hung_task_detect_count
+ * or an idle one, nor one woken now and then, in hung_task_detect_count
  * (Documentation/admin-guide/sysctl/kernel.rst).  With hung_task_warnings
  * at 0 it counts and prints nothing: the run leaves no report in the log.
  * sched_state_hung_task shows the report itself.  sched_state.sh restores
@@ -1338,6 +1338,7 @@ FIXTURE(hung_task_count) {
 FIXTURE_VARIANT(hung_task_count) {
 	const char *name;
 	bool counted;
+	bool woken;	/* each 100 ms: its switch count moves */
 };
 
 FIXTURE_VARIANT_ADD(hung_task_count, uninterruptible) {
@@ -1353,6 +1354,12 @@ FIXTURE_VARIANT_ADD(hung_task_count, killable) {
 FIXTURE_VARIANT_ADD(hung_task_count, idle) {
 	.name = "idle",
 	.counted = false,
+};
+
+FIXTURE_VARIANT_ADD(hung_task_count, woken) {
+	.name = "uninterruptible",
+	.counted = false,
+	.woken = true,
 };
 
 /* Read sysctl hung_task_@name into @buf, then write @value if not NULL. */
@@ -1416,14 +1423,16 @@ FIXTURE_TEARDOWN(hung_task_count)
 }
 
 /*
- * A D sleeper is counted within HUNG_MS, a K or I one is not.  Before ours
+ * A D sleeper is counted within HUNG_MS, a K or I one is not, nor a D one
+ * woken each 100 ms (it sleeps again at once).  Before ours
  * is counted, one detector period without it must count nothing: else the
  * count would grow for the machine's killable or idle sleepers, not ours.
  */
 TEST_F(hung_task_count, detector)
 {
 	long before = hung_count(), now = before;
-	int ms;
+	int ms, wakes = 0;
+	pid_t pid;
 
 	ASSERT_LE(0, before);
 	if (variant->counted) {
@@ -1433,13 +1442,18 @@ TEST_F(hung_task_count, detector)
 		EXPECT_EQ(before, now);
 		before = now;
 	}
-	ASSERT_LT(0, sleeper_kthread(variant->name, &self->fd));
+	pid = sleeper_kthread(variant->name, &self->fd);
+	ASSERT_LT(0, pid);
 	for (ms = 0; ms < HUNG_MS && now == before; ms += 100) {
 		sleep_ms(100);
+		if (variant->woken)
+			wakes += wake("wake", pid) == 1;
 		now = hung_count();
 	}
 	TH_LOG("hung_task_detect_count %ld -> %ld in %d ms", before, now, ms);
 	EXPECT_EQ(variant->counted, now > before);
+	if (variant->woken)
+		EXPECT_LE(HUNG_MS / 200, wakes) TH_LOG("%d wakes", wakes);
 }
 
 /* The lost-wakeup race, for SCHED_STATE_RACE_MS (default, and at most). */
