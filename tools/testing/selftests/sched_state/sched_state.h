@@ -31,6 +31,7 @@
  *                             (test_module/race.c)
  *   rtlock                    PREEMPT_RT: reply "<letter> <woke> <kept>" or
  *                             "missed" (test_module/rtlock.c)
+ *   rtlock_rw                 the same across an rwlock_t's writer
  *   bench <variant> <calls> <cpu>
  *                             reply: the ns (test_module/bench.c)
  *

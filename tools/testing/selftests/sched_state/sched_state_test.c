@@ -1508,16 +1508,16 @@ TEST_F_TIMEOUT(race, lost_wakeups, 60)
 
 /*
  * PREEMPT_RT: a task that set TASK_INTERRUPTIBLE and then blocked on a
- * contended spinlock_t, in TASK_RTLOCK_WAIT, reports D, and keeps a wakeup
- * that arrives meanwhile (saved_state): once it has the lock, its next
- * schedule() does not sleep.  The module's kthread must block in the short
- * time the module holds the lock; on a busy machine that window is tried
- * a few times.
+ * contended spinlock_t, or on an rwlock_t's reader as its writer, in
+ * TASK_RTLOCK_WAIT, reports D, and keeps a wakeup that arrives meanwhile
+ * (saved_state): once it has the lock, its next schedule() does not sleep.
+ * The module's kthread must block in the short time the module holds the
+ * lock; on a busy machine that window is tried a few times.
  */
 #define RTLOCK_TRIES	10
 
-static void rtlock_request(struct __test_metadata *_metadata, char *letter,
-			   int *woke, int *kept)
+static void rtlock_request(struct __test_metadata *_metadata,
+			   const char *verb, char *letter, int *woke, int *kept)
 {
 	const char *why = no_module();
 	char reply[64];
@@ -1528,7 +1528,7 @@ static void rtlock_request(struct __test_metadata *_metadata, char *letter,
 	if (why)
 		SKIP(return, "%s", why);
 	for (try = 1; try <= RTLOCK_TRIES; try++) {
-		ret = control(reply, sizeof(reply), "rtlock\n");
+		ret = control(reply, sizeof(reply), "%s\n", verb);
 		if (ret == -EOPNOTSUPP)
 			SKIP(return, "needs CONFIG_PREEMPT_RT");
 		/* -ENODEV: the other CPU went offline meanwhile */
@@ -1549,7 +1549,7 @@ TEST(rtlock_reports_D)
 	char letter = 0;
 	int woke, kept;
 
-	rtlock_request(_metadata, &letter, &woke, &kept);
+	rtlock_request(_metadata, "rtlock", &letter, &woke, &kept);
 	if (letter)
 		EXPECT_EQ('D', letter);
 }
@@ -1559,9 +1559,31 @@ TEST(rtlock_keeps_wakeup)
 	char letter = 0;
 	int woke = -1, kept = -1;
 
-	rtlock_request(_metadata, &letter, &woke, &kept);
+	rtlock_request(_metadata, "rtlock", &letter, &woke, &kept);
 	if (letter) {
 		/* the wakeup lands in saved_state: done, and not lost */
+		EXPECT_EQ(1, woke);
+		EXPECT_EQ(1, kept);
+	}
+}
+
+TEST(rtlock_rwlock_reports_D)
+{
+	char letter = 0;
+	int woke, kept;
+
+	rtlock_request(_metadata, "rtlock_rw", &letter, &woke, &kept);
+	if (letter)
+		EXPECT_EQ('D', letter);
+}
+
+TEST(rtlock_rwlock_keeps_wakeup)
+{
+	char letter = 0;
+	int woke = -1, kept = -1;
+
+	rtlock_request(_metadata, "rtlock_rw", &letter, &woke, &kept);
+	if (letter) {
 		EXPECT_EQ(1, woke);
 		EXPECT_EQ(1, kept);
 	}
