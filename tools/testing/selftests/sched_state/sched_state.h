@@ -6,8 +6,9 @@
  * uninterruptible, killable, idle or, for a kthread, parked, slept in
  * through schedule(); or a way the kernel sleeps, once, until its own
  * wakeup (test_module/states.c): wait_event{,_interruptible,_killable,_idle},
- * wait_woken, completion{,_interruptible,_killable,_io}, mutex{,_interruptible,
- * _killable} (held by a holder kthread), down{,_interruptible,_killable},
+ * wait_woken, wait_on_bit{,_killable}, completion{,_interruptible,_killable,
+ * _io}, mutex{,_interruptible,_killable} and rwsem_read, rwsem_write_killable
+ * (held by a holder kthread), down{,_interruptible,_killable},
  * msleep{,_interruptible}, timeout_idle, io_schedule; for a kthread only,
  * self (it wakes itself before its schedule()), spin (spins in D on the
  * first online CPU, at most 2 s) and created (never woken).
@@ -17,8 +18,9 @@
  *                             it sleeps once (a timed way SCHED_STATE_WAY_MS),
  *                             then in TASK_INTERRUPTIBLE until stopped
  *   wake <pid>                set a sleeper's condition, wake_up_process();
- *                             in a way, its own wakeup (wake_up(), complete(),
- *                             up(), mutex_unlock()); reply: its return or 0
+ *                             in a way, its own wakeup (wake_up(),
+ *                             clear_and_wake_up_bit(), complete(), up(), the
+ *                             holder's unlock); reply: its return or 0
  *   wake_interruptible <pid>  the same through a wait queue, the
  *                             TASK_INTERRUPTIBLE mode; reply: 1 if woken
  *   wakeups <pid>             reply: how often a kthread found it set
@@ -29,6 +31,7 @@
  *                             (test_module/race.c)
  *   rtlock                    PREEMPT_RT: reply "<letter> <woke> <kept>" or
  *                             "missed" (test_module/rtlock.c)
+ *   rtlock_rw                 the same across an rwlock_t's writer
  *   bench <variant> <calls> <cpu>
  *                             reply: the ns (test_module/bench.c)
  *

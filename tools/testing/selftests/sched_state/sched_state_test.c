@@ -1318,7 +1318,7 @@ TEST_F_TIMEOUT(loadavg, fold, 40)
 /*
  * The hung-task detector (kernel/hung_task.c) counts a task blocked in
  * TASK_UNINTERRUPTIBLE longer than hung_task_timeout_secs, never a killable
- * or an idle one, in hung_task_detect_count
+ * or an idle one, nor one woken now and then, in hung_task_detect_count
  * (Documentation/admin-guide/sysctl/kernel.rst).  With hung_task_warnings
  * at 0 it counts and prints nothing: the run leaves no report in the log.
  * sched_state_hung_task shows the report itself.  sched_state.sh restores
@@ -1338,6 +1338,7 @@ FIXTURE(hung_task_count) {
 FIXTURE_VARIANT(hung_task_count) {
 	const char *name;
 	bool counted;
+	bool woken;	/* each 100 ms: its switch count moves */
 };
 
 FIXTURE_VARIANT_ADD(hung_task_count, uninterruptible) {
@@ -1353,6 +1354,12 @@ FIXTURE_VARIANT_ADD(hung_task_count, killable) {
 FIXTURE_VARIANT_ADD(hung_task_count, idle) {
 	.name = "idle",
 	.counted = false,
+};
+
+FIXTURE_VARIANT_ADD(hung_task_count, woken) {
+	.name = "uninterruptible",
+	.counted = false,
+	.woken = true,
 };
 
 /* Read sysctl hung_task_@name into @buf, then write @value if not NULL. */
@@ -1416,14 +1423,16 @@ FIXTURE_TEARDOWN(hung_task_count)
 }
 
 /*
- * A D sleeper is counted within HUNG_MS, a K or I one is not.  Before ours
+ * A D sleeper is counted within HUNG_MS, a K or I one is not, nor a D one
+ * woken each 100 ms (it sleeps again at once).  Before ours
  * is counted, one detector period without it must count nothing: else the
  * count would grow for the machine's killable or idle sleepers, not ours.
  */
 TEST_F(hung_task_count, detector)
 {
 	long before = hung_count(), now = before;
-	int ms;
+	int ms, wakes = 0;
+	pid_t pid;
 
 	ASSERT_LE(0, before);
 	if (variant->counted) {
@@ -1433,13 +1442,18 @@ TEST_F(hung_task_count, detector)
 		EXPECT_EQ(before, now);
 		before = now;
 	}
-	ASSERT_LT(0, sleeper_kthread(variant->name, &self->fd));
+	pid = sleeper_kthread(variant->name, &self->fd);
+	ASSERT_LT(0, pid);
 	for (ms = 0; ms < HUNG_MS && now == before; ms += 100) {
 		sleep_ms(100);
+		if (variant->woken)
+			wakes += wake("wake", pid) == 1;
 		now = hung_count();
 	}
 	TH_LOG("hung_task_detect_count %ld -> %ld in %d ms", before, now, ms);
 	EXPECT_EQ(variant->counted, now > before);
+	if (variant->woken)
+		EXPECT_LE(HUNG_MS / 200, wakes) TH_LOG("%d wakes", wakes);
 }
 
 /* The lost-wakeup race, for SCHED_STATE_RACE_MS (default, and at most). */
@@ -1494,16 +1508,16 @@ TEST_F_TIMEOUT(race, lost_wakeups, 60)
 
 /*
  * PREEMPT_RT: a task that set TASK_INTERRUPTIBLE and then blocked on a
- * contended spinlock_t, in TASK_RTLOCK_WAIT, reports D, and keeps a wakeup
- * that arrives meanwhile (saved_state): once it has the lock, its next
- * schedule() does not sleep.  The module's kthread must block in the short
- * time the module holds the lock; on a busy machine that window is tried
- * a few times.
+ * contended spinlock_t, or on an rwlock_t's reader as its writer, in
+ * TASK_RTLOCK_WAIT, reports D, and keeps a wakeup that arrives meanwhile
+ * (saved_state): once it has the lock, its next schedule() does not sleep.
+ * The module's kthread must block in the short time the module holds the
+ * lock; on a busy machine that window is tried a few times.
  */
 #define RTLOCK_TRIES	10
 
-static void rtlock_request(struct __test_metadata *_metadata, char *letter,
-			   int *woke, int *kept)
+static void rtlock_request(struct __test_metadata *_metadata,
+			   const char *verb, char *letter, int *woke, int *kept)
 {
 	const char *why = no_module();
 	char reply[64];
@@ -1514,7 +1528,7 @@ static void rtlock_request(struct __test_metadata *_metadata, char *letter,
 	if (why)
 		SKIP(return, "%s", why);
 	for (try = 1; try <= RTLOCK_TRIES; try++) {
-		ret = control(reply, sizeof(reply), "rtlock\n");
+		ret = control(reply, sizeof(reply), "%s\n", verb);
 		if (ret == -EOPNOTSUPP)
 			SKIP(return, "needs CONFIG_PREEMPT_RT");
 		/* -ENODEV: the other CPU went offline meanwhile */
@@ -1535,7 +1549,7 @@ TEST(rtlock_reports_D)
 	char letter = 0;
 	int woke, kept;
 
-	rtlock_request(_metadata, &letter, &woke, &kept);
+	rtlock_request(_metadata, "rtlock", &letter, &woke, &kept);
 	if (letter)
 		EXPECT_EQ('D', letter);
 }
@@ -1545,7 +1559,7 @@ TEST(rtlock_keeps_wakeup)
 	char letter = 0;
 	int woke = -1, kept = -1;
 
-	rtlock_request(_metadata, &letter, &woke, &kept);
+	rtlock_request(_metadata, "rtlock", &letter, &woke, &kept);
 	if (letter) {
 		/* the wakeup lands in saved_state: done, and not lost */
 		EXPECT_EQ(1, woke);
@@ -1553,13 +1567,36 @@ TEST(rtlock_keeps_wakeup)
 	}
 }
 
+TEST(rtlock_rwlock_reports_D)
+{
+	char letter = 0;
+	int woke, kept;
+
+	rtlock_request(_metadata, "rtlock_rw", &letter, &woke, &kept);
+	if (letter)
+		EXPECT_EQ('D', letter);
+}
+
+TEST(rtlock_rwlock_keeps_wakeup)
+{
+	char letter = 0;
+	int woke = -1, kept = -1;
+
+	rtlock_request(_metadata, "rtlock_rw", &letter, &woke, &kept);
+	if (letter) {
+		EXPECT_EQ(1, woke);
+		EXPECT_EQ(1, kept);
+	}
+}
+
 /*
  * The ways kernel code sleeps (sched_state.h): wait_event*(), wait_woken(),
- * completions, mutexes, semaphores, msleep*(), schedule_timeout_idle(),
- * io_schedule(), a kthread's first sleep.  A module kthread sleeps once in
- * a way, then in S until stopped: the letter it shows in the way, what ends
- * the way, its own wakeup (wake_up(), complete(), up(), the holder's
- * mutex_unlock(), wake_up_process()) or its timer, and for some whether it
+ * wait_on_bit(), completions, mutexes, rwsems, semaphores, msleep*(),
+ * schedule_timeout_idle(), io_schedule(), a kthread's first sleep.  A module
+ * kthread sleeps once in a way, then in S until stopped: the letter it shows
+ * in the way, what ends the way, its own wakeup (wake_up(),
+ * clear_and_wake_up_bit(), complete(), up(), the holder's unlock,
+ * wake_up_process()) or its timer, and for some whether it
  * counts in procs_blocked (/proc/stat: rq->nr_iowait) while blocked.  The
  * interruptible and killable ways are the caller's, in way_signal below.
  */
@@ -1589,9 +1626,11 @@ FIXTURE_VARIANT(way) {
 
 FIXTURE_VARIANT_ADD(way, wait_event_idle) { "wait_event_idle", 'I', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, wait_woken) { "wait_woken", 'S', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, wait_on_bit) { "wait_on_bit", 'D', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, completion) { "completion", 'D', WAY_WAKE, IO_NONE };
 FIXTURE_VARIANT_ADD(way, completion_io) { "completion_io", 'D', WAY_WAKE, IO_COUNTS };
 FIXTURE_VARIANT_ADD(way, mutex) { "mutex", 'D', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, rwsem_read) { "rwsem_read", 'D', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, down) { "down", 'D', WAY_WAKE, IO_ANY };
 FIXTURE_VARIANT_ADD(way, msleep) { "msleep", 'D', WAY_TIMER, IO_ANY };
 FIXTURE_VARIANT_ADD(way, msleep_interruptible) { "msleep_interruptible", 'S', WAY_TIMER, IO_ANY };
@@ -1720,8 +1759,10 @@ FIXTURE_VARIANT(way_signal) {
 
 FIXTURE_VARIANT_ADD(way_signal, wait_event_interruptible) { "wait_event_interruptible", 'S', true };
 FIXTURE_VARIANT_ADD(way_signal, wait_event_killable) { "wait_event_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, wait_on_bit_killable) { "wait_on_bit_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, completion_killable) { "completion_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, mutex_killable) { "mutex_killable", 'D', false };
+FIXTURE_VARIANT_ADD(way_signal, rwsem_write_killable) { "rwsem_write_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, down_killable) { "down_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, msleep_interruptible) { "msleep_interruptible", 'S', true };
 

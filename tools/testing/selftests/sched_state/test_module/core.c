@@ -27,6 +27,7 @@ static const struct sched_state_verb {
 	{ "sleep",		4, sched_state_sleep },
 	{ "race",		3, sched_state_race },
 	{ "rtlock",		1, sched_state_rtlock },
+	{ "rtlock_rw",		1, sched_state_rtlock },
 	{ "bench",		4, sched_state_bench },
 };
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_sched_state: a wakeup across a PREEMPT_RT spinlock_t (the rtlock verb). */
+/*
+ * test_sched_state: a wakeup across a PREEMPT_RT spinlock_t or rwlock_t (the
+ * rtlock and rtlock_rw verbs).
+ */
 #include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
@@ -11,6 +14,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 
 #include "test_sched_state.h"
@@ -27,17 +31,25 @@
  * wake_up_process() must report the wakeup as done, though the waiter
  * stays blocked on the lock (ttwu_state_match()).
  *
- * We hold the lock for at most RTLOCK_POLL_NS: the kthread spins until we
- * take it, so it blocks within microseconds.  If it is not a waiter by then,
- * or we moved to its CPU before pinning ourselves there, the reply is
- * "missed", and the caller may try again.
+ * rtlock_rw: the kthread write_lock()s an rwlock_t we hold to read; it takes
+ * the rwlock's rt_mutex, then waits for the reader in TASK_RTLOCK_WAIT with
+ * the same save and restore (rwbase_write_lock() in kernel/locking/rwbase_rt.c).
+ *
+ * We hold the lock for at most RTLOCK_POLL_NS (the read side, which only
+ * the kthread wants, RTLOCK_RW_POLL_NS): the kthread spins until we take
+ * it, so it blocks within microseconds, unless its CPU is slow to run it.
+ * If it is not a waiter by then, or we moved to its CPU before pinning
+ * ourselves there, the reply is "missed", and the caller may try again.
  */
-#define RTLOCK_POLL_NS	NSEC_PER_MSEC
+#define RTLOCK_POLL_NS		NSEC_PER_MSEC
+#define RTLOCK_RW_POLL_NS	(10 * NSEC_PER_MSEC)
 #define RTLOCK_BOUND	HZ
 #define RTLOCK_WAIT	(3 * HZ)
 
 struct sched_state_rtlock {
 	spinlock_t lock;	/* held by the request, wanted by rtlock_fn() */
+	rwlock_t rwlock;	/* rtlock_rw: held to read, the same */
+	bool rw;
 	bool go;		/* we hold the lock */
 	bool woken;		/* we woke it while it waited for the lock */
 	bool kept;		/* its schedule_timeout() returned early */
@@ -57,9 +69,15 @@ static int rtlock_fn(void *data)
 		cpu_relax();
 	}
 	set_current_state(TASK_INTERRUPTIBLE);
-	spin_lock(&r->lock);
-	woken = r->woken;
-	spin_unlock(&r->lock);
+	if (r->rw) {
+		write_lock(&r->rwlock);
+		woken = r->woken;
+		write_unlock(&r->rwlock);
+	} else {
+		spin_lock(&r->lock);
+		woken = r->woken;
+		spin_unlock(&r->lock);
+	}
 	if (woken)
 		r->kept = schedule_timeout(RTLOCK_BOUND) > 0;
 	__set_current_state(TASK_RUNNING);
@@ -69,13 +87,27 @@ out:
 	return 0;
 }
 
-/* Holding @r->lock: does it get a waiter within RTLOCK_POLL_NS? */
-static bool rtlock_waited(struct sched_state_rtlock *r)
+/*
+ * Does @task wait for the lock we hold?  A writer of @r->rwlock waits for
+ * our read side with no rt_mutex waiter: only its state says it.
+ */
+static bool rtlock_waiting(struct sched_state_rtlock *r,
+			   struct task_struct *task)
 {
-	u64 deadline = ktime_get_ns() + RTLOCK_POLL_NS;
-
+	if (r->rw)
+		return READ_ONCE(task->__state) & TASK_RTLOCK_WAIT;
 	/* rt_mutex internals, read unlocked: only whether there is a waiter */
-	while (data_race(RB_EMPTY_ROOT(&r->lock.lock.waiters.rb_root))) {
+	return !data_race(RB_EMPTY_ROOT(&r->lock.lock.waiters.rb_root));
+}
+
+/* Holding the lock: does @task wait for it within our poll? */
+static bool rtlock_waited(struct sched_state_rtlock *r,
+			  struct task_struct *task)
+{
+	u64 deadline = ktime_get_ns() +
+		       (r->rw ? RTLOCK_RW_POLL_NS : RTLOCK_POLL_NS);
+
+	while (!rtlock_waiting(r, task)) {
 		if (ktime_get_ns() > deadline)
 			return false;
 		cpu_relax();
@@ -122,7 +154,9 @@ int sched_state_rtlock(struct sched_state_req *req)
 	r = kzalloc_obj(*r, GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
+	r->rw = !strcmp(req->argv[0], "rtlock_rw");
 	spin_lock_init(&r->lock);
+	rwlock_init(&r->rwlock);
 	init_completion(&r->started);
 	init_completion(&r->done);
 	task = kthread_create(rtlock_fn, r, "sched_state/rt");
@@ -138,14 +172,20 @@ int sched_state_rtlock(struct sched_state_req *req)
 	if (!ret)
 		ret = rtlock_wait(&r->started);
 	if (!ret && smp_processor_id() != cpu) {
-		spin_lock(&r->lock);
+		if (r->rw)
+			read_lock(&r->rwlock);
+		else
+			spin_lock(&r->lock);
 		WRITE_ONCE(r->go, true);
-		if (rtlock_waited(r)) {
+		if (rtlock_waited(r, task)) {
 			letter = task_state_to_char(task);
 			r->woken = true;
 			woke = wake_up_process(task);
 		}
-		spin_unlock(&r->lock);
+		if (r->rw)
+			read_unlock(&r->rwlock);
+		else
+			spin_unlock(&r->lock);
 	}
 	migrate_enable();
 	if (!ret)

@@ -11,6 +11,7 @@
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
@@ -19,6 +20,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 
 #include "test_sched_state.h"
 
@@ -35,15 +37,17 @@ struct sched_state_sleeper {
 	struct file *owner;		/* a kthread's: the file that started it */
 	unsigned int state;
 	bool woken;			/* the condition it waits for */
+	unsigned long bits;		/* a way's: wait_on_bit() waits for 0 */
 	unsigned int wakeups;		/* a kthread's: times it found it set */
 	int wake_ret;			/* default_wake_function()'s return */
 	wait_queue_head_t wq;
 	struct wait_queue_entry wait;	/* a state's, on @wq */
 	const struct sched_state_way *way;
 	struct completion done;		/* a way's: complete()d by its wake */
-	struct completion held;		/* the holder has @mutex */
+	struct completion held;		/* the holder has @mutex, @rwsem */
 	struct semaphore sem;		/* taken: down() sleeps until up() */
 	struct mutex mutex;
+	struct rw_semaphore rwsem;
 	struct task_struct *holder;
 };
 
@@ -93,6 +97,17 @@ static int way_wait_woken(struct sched_state_sleeper *s, unsigned int ms)
 	return ret;
 }
 
+static int way_wait_on_bit(struct sched_state_sleeper *s, unsigned int ms)
+{
+	return wait_on_bit(&s->bits, 0, TASK_UNINTERRUPTIBLE);
+}
+
+static int way_wait_on_bit_killable(struct sched_state_sleeper *s,
+				    unsigned int ms)
+{
+	return wait_on_bit(&s->bits, 0, TASK_KILLABLE);
+}
+
 static int way_completion(struct sched_state_sleeper *s, unsigned int ms)
 {
 	wait_for_completion(&s->done);
@@ -140,6 +155,23 @@ static int way_mutex_killable(struct sched_state_sleeper *s, unsigned int ms)
 
 	if (!ret)
 		mutex_unlock(&s->mutex);
+	return ret;
+}
+
+static int way_rwsem_read(struct sched_state_sleeper *s, unsigned int ms)
+{
+	down_read(&s->rwsem);
+	up_read(&s->rwsem);
+	return 0;
+}
+
+static int way_rwsem_write_killable(struct sched_state_sleeper *s,
+				    unsigned int ms)
+{
+	int ret = down_write_killable(&s->rwsem);
+
+	if (!ret)
+		up_write(&s->rwsem);
 	return ret;
 }
 
@@ -219,7 +251,7 @@ static int way_created(struct sched_state_sleeper *s, unsigned int ms)
 }
 
 #define WAY_PROCESS	BIT(0)	/* woken by wake_up_process() */
-#define WAY_HOLD	BIT(1)	/* on @mutex, which a holder kthread holds */
+#define WAY_HOLD	BIT(1)	/* on @mutex or @rwsem, which a holder holds */
 #define WAY_CREATED	BIT(2)	/* a kthread not woken after its creation */
 #define WAY_BOUND	BIT(3)	/* a kthread bound to the first online CPU */
 #define WAY(name, state, flags)	{ #name, state, false, way_##name, flags }
@@ -246,6 +278,8 @@ static const struct sched_state_way {
 	WAY(wait_event_killable,	TASK_KILLABLE,		0),
 	WAY(wait_event_idle,		TASK_IDLE,		0),
 	WAY(wait_woken,			TASK_INTERRUPTIBLE,	0),
+	WAY(wait_on_bit,		TASK_UNINTERRUPTIBLE,	0),
+	WAY(wait_on_bit_killable,	TASK_KILLABLE,		0),
 	WAY(completion,			TASK_UNINTERRUPTIBLE,	0),
 	WAY(completion_interruptible,	TASK_INTERRUPTIBLE,	0),
 	WAY(completion_killable,	TASK_KILLABLE,		0),
@@ -253,6 +287,8 @@ static const struct sched_state_way {
 	WAY(mutex,			TASK_UNINTERRUPTIBLE,	WAY_HOLD),
 	WAY(mutex_interruptible,	TASK_INTERRUPTIBLE,	WAY_HOLD),
 	WAY(mutex_killable,		TASK_KILLABLE,		WAY_HOLD),
+	WAY(rwsem_read,			TASK_UNINTERRUPTIBLE,	WAY_HOLD),
+	WAY(rwsem_write_killable,	TASK_KILLABLE,		WAY_HOLD),
 	WAY(down,			TASK_UNINTERRUPTIBLE,	0),
 	WAY(down_interruptible,		TASK_INTERRUPTIBLE,	0),
 	WAY(down_killable,		TASK_KILLABLE,		0),
@@ -292,7 +328,10 @@ static void sched_state_sleeper_init(struct sched_state_sleeper *s,
 	add_wait_queue(&s->wq, &s->wait);
 }
 
-/* A sleeper in a way: nothing on @wq yet, @sem taken, @mutex free. */
+/*
+ * A sleeper in a way: nothing on @wq yet, @sem taken, bit 0 of @bits set,
+ * @mutex and @rwsem free.
+ */
 static void sched_state_way_init(struct sched_state_sleeper *s,
 				 struct task_struct *task,
 				 const struct sched_state_way *way)
@@ -305,17 +344,24 @@ static void sched_state_way_init(struct sched_state_sleeper *s,
 	init_completion(&s->held);
 	sema_init(&s->sem, 1);
 	down(&s->sem);
+	set_bit(0, &s->bits);
 	mutex_init(&s->mutex);
+	init_rwsem(&s->rwsem);
 }
 
-/* Take @mutex in a kthread of its own, for a WAY_HOLD sleeper to wait on. */
+/*
+ * Take @mutex and @rwsem (to write) in a kthread of its own, for a WAY_HOLD
+ * sleeper to wait on.
+ */
 static int sched_state_hold_fn(void *data)
 {
 	struct sched_state_sleeper *s = data;
 
 	mutex_lock(&s->mutex);
+	down_write(&s->rwsem);
 	complete(&s->held);
 	wait_event_idle(s->wq, WOKEN(s));
+	up_write(&s->rwsem);
 	mutex_unlock(&s->mutex);
 	sched_state_wait_for_stop();
 	return 0;
@@ -337,7 +383,8 @@ static int sched_state_way_hold(struct sched_state_sleeper *s)
 
 /*
  * A way's own wakeup: its condition set, then wake_up() on its queue (and
- * the holder's), complete(), up(), and wake_up_process() only for
+ * the holder's), clear_and_wake_up_bit(), complete(), up(), and
+ * wake_up_process() only for
  * WAY_PROCESS; a way ignores what it does not wait for.  Returns
  * wake_up_process()'s return, or 0.
  */
@@ -345,6 +392,7 @@ static int sched_state_way_wake(struct sched_state_sleeper *s)
 {
 	WRITE_ONCE(s->woken, true);
 	wake_up(&s->wq);
+	clear_and_wake_up_bit(0, &s->bits);
 	complete(&s->done);
 	up(&s->sem);
 	return s->way->flags & WAY_PROCESS ? wake_up_process(s->task) : 0;
