@@ -4,7 +4,6 @@
 # (cached in $CACHE/kselftest), then the tooling in sched_state-tooling/.
 . "$(dirname "$0")/../lib.sh"
 pick_kernel
-arch_set "$KARCH"
 # ARCH= named the kernel: kbuild and the selftests get the arch's own below
 unset ARCH
 
@@ -15,10 +14,7 @@ cross=()
 mkdir -p "$BUILD/$KNAME"
 : >"$log"
 
-run()
-{
-	"${@:2}" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "$1 failed; log: $log"; }
-}
+run() { "${@:2}" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "$1 failed; log: $log"; }; }
 
 rm -rf "$out"
 cached=

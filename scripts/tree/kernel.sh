@@ -1,23 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel.sh NAME: build or unpack kernels.tsv's NAME once into $CACHE/kernels;
-# print its directory, whose "env" sets KNAME KARCH KIMAGE KDIR KVER KFROM.
+# kernel.sh [NAME]: build or unpack kernels.tsv's NAME (default: KERNEL= and ARCH='s, lib.sh's
+# kernel_row) once into $CACHE/kernels; print its directory, whose "env" sets KNAME KARCH
+# KIMAGE KDIR KVER KFROM.  The kernel a caller's pick_kernel handed down: its directory.
 . "$(dirname "$0")/../lib.sh"
 
 # bump when the way kernels are built changes: every built kernel rebuilds
 RECIPE=1
 debian=$TOP/scripts/tree/debian.sh
 
-[ $# -eq 1 ] || die "usage: $0 NAME"
-name=$1
-read -r arch from what < <(kernels arch,from,what name="$name") ||
-	die "KERNEL=$name: not in scripts/kernels.tsv; known: $(kernels name | tr '\n' ' ')"
+[ $# -le 1 ] || die "usage: $0 [NAME]"
+[ -z "${KENV:-}" ] || ! picked || [ "${1:-$KNAME}" != "$KNAME" ] || exec dirname "$KENV"
+read -r name arch from what < <(kernel_row "$@") || exit 2
 arch_set "$arch"
 
-run()
-{
-	"$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: $* failed; log: $log"; }
-}
+run() { "$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: $* failed; log: $log"; }; }
 
 build_kernel()
 {
@@ -78,8 +75,7 @@ build)
 	;;
 debian)
 	read -r pkg ver < <("$debian" newest "$A_DEBIAN" "$what") || exit
-	abi=${pkg#linux-image-}
-	abi=${abi%-unsigned}
+	abi=${pkg#linux-image-} abi=${abi%-unsigned}
 	dir=$CACHE/kernels/$name-$abi-$ver
 	;;
 *) die "scripts/kernels.tsv: $name: unknown source '$from'" ;;
