@@ -74,9 +74,14 @@ build)
 	dir=$CACHE/kernels/$name-$key
 	;;
 debian)
-	read -r pkg ver < <("$debian" newest "$A_DEBIAN" "$what") || exit
-	abi=${pkg#linux-image-} abi=${abi%-unsigned}
-	dir=$CACHE/kernels/$name-$abi-$ver
+	# Debian's archive asked once a day (debian.sh's lists): till then its answer, if unpacked
+	newest=$CACHE/kernels/$name.newest
+	dir=$(find "$newest" -mmin -1440 -exec cat {} + 2>/dev/null || true)
+	if [ ! -f "$dir/env" ]; then
+		read -r pkg ver < <("$debian" newest "$A_DEBIAN" "$what") || exit
+		abi=${pkg#linux-image-} abi=${abi%-unsigned}
+		dir=$CACHE/kernels/$name-$abi-$ver
+	fi
 	;;
 *) die "scripts/kernels.tsv: $name: unknown source '$from'" ;;
 esac
@@ -91,4 +96,5 @@ if [ ! -f "$dir/env" ]; then
 	mv "$dir/env.tmp" "$dir/env"
 fi
 touch "$dir/used"
+[ -z "${pkg:-}" ] || echo "$dir" >"$newest"
 echo "$dir"
