@@ -104,14 +104,11 @@ arch_names() { table "$TOP/scripts/arches.tsv" arch; }
 # kept as they are for the arch pick_kernel handed down
 arch_set()
 {
-	local row
-
 	[ "${A_ARCH:-}" != "$1" ] || return 0
-	row=$(table "$TOP/scripts/arches.tsv" arch,debian,karch,cross,qemu,machine,cpu,console,streams,image,packages |
-		awk -v a="$1" '$1 == a || $2 == a { print; exit }')
-	[ -n "$row" ] || die "arch $1: not in scripts/arches.tsv; known: $(arch_names | xargs)"
-	read -r A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE \
-		A_STREAMS A_IMAGE A_PACKAGES <<<"$row"
+	read -r A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE A_STREAMS A_IMAGE A_PACKAGES \
+		<<<"$(table "$TOP/scripts/arches.tsv" arch,debian,karch,cross,qemu,machine,cpu,console,streams,image,packages |
+			awk -v a="$1" '$1 == a || $2 == a { print; exit }')"
+	[ -n "$A_ARCH" ] || die "arch $1: not in scripts/arches.tsv; known: $(arch_names | xargs)"
 	[ "$A_CROSS" != - ] || A_CROSS=
 	[ "$A_MACHINE" != - ] || A_MACHINE=
 }
@@ -134,8 +131,7 @@ kernel_row()
 # image_release IMAGE: the release in the image's own header
 image_release() { file -bL "$1" | sed -n 's/.*, version \([^ ]*\) .*/\1/p'; }
 
-# picked: the kernel pick_kernel handed down is the one asked for (KERNEL, KIMAGE
-# and KDIR as it left them)
+# picked: pick_kernel handed down the kernel asked for (KERNEL, KIMAGE, KDIR as it left them)
 picked() { [ -n "${KPICKED:-}" ] && [ "$KPICKED" = "${KERNEL:-}|${KIMAGE:-}|${KDIR:-}" ]; }
 
 # pick_kernel: set KNAME, KARCH, KIMAGE, KVER, KDIR, KFROM and arch_set's A_* for

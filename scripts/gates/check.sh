@@ -188,11 +188,9 @@ gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of ever
 	python3 "$REPORT/results.py" --check "${runs[@]}"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
 	env STATIC_KDIRS="$(kdir "$default") $(kdir "$default_rt")" "$TOP/scripts/gates/static.sh"
-# the "matrix" kernels: each x86_64 one's NAME=KDIR, the first arm64 one's KDIR
-matrix=$(for k in $(kernels name role=matrix arch=x86_64); do echo "$k=$(kdir "$k")"; done)
-arm64=$(kdir "$(kernels name role=matrix arch=arm64 | head -n 1)")
 gate "module build matrix and the CI farms' builds (KDIR untouched)" env MATRIX_ODIR="$(kdir "$default")" \
-	MATRIX_KDIRS="$matrix" MATRIX_ARM64="$arm64" "$TOP/scripts/gates/build-matrix.sh"
+	MATRIX_KDIRS="$(for k in $(kernels name role=matrix arch=x86_64); do echo "$k=$(kdir "$k")"; done)" \
+	MATRIX_ARM64="$(kdir "$(kernels name role=matrix arch=arm64 | head -n 1)")" "$TOP/scripts/gates/build-matrix.sh"
 wait $bg || true
 gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak scans" \
 	on "$debug" "$TOP/scripts/gates/debug-run.sh"

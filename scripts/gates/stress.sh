@@ -12,7 +12,6 @@ fi
 pick_kernel
 ksft=$("$TOP/scripts/tree/build-kselftest.sh")
 out=$BUILD/$KNAME/$what
-
 say "$what on $KNAME ($KIMAGE)"
 start=$SECONDS rc=0
 "$TOP/scripts/vm/vm.sh" --arch "$KARCH" --timeout "$timeout" --kimage "$KIMAGE" --ksft "$ksft" \

@@ -24,10 +24,8 @@ if [ "$KSRC" = "$KSRC_DEFAULT" ] && [ "$KOWN" = 1 ]; then
 		gcc --version | head -n 1
 		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
 		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
-			(cd "$KSRC" &&
-				xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
-		(cd "$TOP" &&
-			sha256sum scripts/lib.sh scripts/tree/build-kselftest.sh)
+			(cd "$KSRC" && xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
+		(cd "$TOP" && sha256sum scripts/lib.sh scripts/tree/build-kselftest.sh)
 	} | sha256sum | cut -c1-12)
 	if [ -d "$cached/kselftest" ]; then
 		say "sched_state for $KNAME: sources unchanged, built before ($cached)"

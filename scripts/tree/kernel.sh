@@ -1,8 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel.sh [NAME]: build or unpack kernels.tsv's NAME (default: KERNEL= and ARCH='s, lib.sh's
-# kernel_row) once into $CACHE/kernels; print its directory, whose "env" sets KNAME KARCH
-# KIMAGE KDIR KVER KFROM.  The kernel a caller's pick_kernel handed down: its directory.
+# kernel.sh [NAME]: build or unpack NAME (default: lib.sh's kernel_row) once into $CACHE/kernels; print
+# its directory (a handed-down kernel's: no look-up), whose "env" sets KNAME KARCH KIMAGE KDIR KVER KFROM.
 . "$(dirname "$0")/../lib.sh"
 
 # bump when the way kernels are built changes: every built kernel rebuilds
