@@ -30,6 +30,7 @@ MAKEOVERRIDES := $(filter-out ARCH=%,$(MAKEOVERRIDES))
 # ARCH=all, make bench's every arch, is none for the tree (its deps: make bench)
 WITH_ARCH = $(if $(filter-out all,$(ARCH)),ARCH=$(ARCH))
 comma := ,
+SHELL := /bin/bash
 
 .PHONY: help deps tree build run check check-full selftest checkpatch bench bench-host patches bump-mainline prune-cache mutants race-power clean
 
@@ -46,10 +47,11 @@ tree:
 build: tree
 	@$(WITH_ARCH) scripts/tree/build-kselftest.sh
 
-# the suite (make's verdict), then, if it passed, the quick benchmark in a guest of its own
+# the suite (make's verdict), then, if it passed, the quick benchmark in a guest of its own,
+# on one kernel resolved once (scripts/lib.sh's pick_kernel exports it)
 run: tree
-	@$(WITH_ARCH) scripts/vm/run-suite.sh
-	@$(WITH_ARCH) QUICK=1 scripts/bench/bench.sh && b=done || b="FAILED (not the suite's verdict)"; \
+	@. scripts/lib.sh && $(WITH_ARCH) pick_kernel && scripts/vm/run-suite.sh; \
+		QUICK=1 scripts/bench/bench.sh && b=done || b="FAILED (not the suite's verdict)"; \
 		echo "==> make run: the suite passed; the quick benchmark $$b"
 
 check:

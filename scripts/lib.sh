@@ -100,74 +100,73 @@ arch_names() { table "$TOP/scripts/arches.tsv" arch; }
 
 # arch_set ARCH: A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU
 # A_CONSOLE A_STREAMS A_IMAGE A_PACKAGES from ARCH's line of
-# scripts/arches.tsv (ARCH: its name or its Debian name; "-" is empty)
+# scripts/arches.tsv (ARCH: its name or its Debian name; "-" is empty);
+# kept as they are for the arch pick_kernel handed down
 arch_set()
 {
-	local t=$TOP/scripts/arches.tsv row
-	local all=arch,debian,karch,cross,qemu,machine,cpu,console,streams,image,packages
-
-	row=$(table "$t" $all arch="$1"; table "$t" $all debian="$1")
-	[ -n "$row" ] || die "arch $1: not in scripts/arches.tsv; known: $(arch_names | xargs)"
-	read -r A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE \
-		A_STREAMS A_IMAGE A_PACKAGES <<<"${row%%$'\n'*}"
+	[ "${A_ARCH:-}" != "$1" ] || return 0
+	read -r A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE A_STREAMS A_IMAGE A_PACKAGES \
+		<<<"$(table "$TOP/scripts/arches.tsv" arch,debian,karch,cross,qemu,machine,cpu,console,streams,image,packages |
+			awk -v a="$1" '$1 == a || $2 == a { print; exit }')"
+	[ -n "$A_ARCH" ] || die "arch $1: not in scripts/arches.tsv; known: $(arch_names | xargs)"
 	[ "$A_CROSS" != - ] || A_CROSS=
 	[ "$A_MACHINE" != - ] || A_MACHINE=
 }
 
-# kernel_name: the kernels.tsv name KERNEL and ARCH select: KERNEL (default
-# the role "default"); with ARCH, among its lines the one named KERNEL or
-# KERNEL-<arch>, without KERNEL the first
-kernel_name()
+# kernel_row [NAME]: "name arch from what" of kernels.tsv's NAME, else of the line
+# KERNEL and ARCH select: KERNEL (default the role "default"); with ARCH, among its
+# lines the one named KERNEL or KERNEL-<arch>, without KERNEL the first
+kernel_row()
 {
-	local name
+	local k=${1:-${KERNEL:-}} a=
 
-	if [ -z "${ARCH:-}" ]; then
-		name=${KERNEL:-$(kernels name role=default | head -n 1)}
-	else
-		arch_set "$ARCH"
-		name=$(kernels name arch="$A_ARCH" |
-			awk -v a="$A_ARCH" -v k="${KERNEL:-}" 'k == "" || $1 == k || $1 == k "-" a { print; exit }')
-	fi
-	[ -n "$name" ] || die "KERNEL=${KERNEL:-} ARCH=${ARCH:-}: no such kernel in scripts/kernels.tsv"
-	echo "$name"
+	[ -n "${1:-}" ] || [ -z "${ARCH:-}" ] || { arch_set "$ARCH"; a=$A_ARCH; }
+	kernels name,arch,from,what,role | awk -v k="$k" -v a="$a" '
+	a == "" && (k == "" ? index("," $5 ",", ",default,") : $1 == k) ||
+	a == $2 && (k == "" || $1 == k || $1 == k "-" a) { print $1, $2, $3, $4; f = 1; exit }
+	END { exit !f }' ||
+		die "KERNEL=$k ARCH=${ARCH:-}: not in scripts/kernels.tsv; known: $(kernels name | xargs)"
 }
 
 # image_release IMAGE: the release in the image's own header
 image_release() { file -bL "$1" | sed -n 's/.*, version \([^ ]*\) .*/\1/p'; }
 
-# pick_kernel: set KNAME, KARCH, KIMAGE, KVER, KDIR and KFROM for the kernel
-# under test (KERNEL= and ARCH=, or one's own KIMAGE= with KDIR=).  KOWN is
-# 1 for a kernels.tsv kernel with its own KDIR.  Resolved once per command:
-# KPICKED carries the request and the answer to the scripts it runs.
+# picked: pick_kernel handed down the kernel asked for (KERNEL, KIMAGE, KDIR as it left them)
+picked() { [ -n "${KPICKED:-}" ] && [ "$KPICKED" = "${KERNEL:-}|${KIMAGE:-}|${KDIR:-}" ]; }
+
+# pick_kernel: set KNAME, KARCH, KIMAGE, KVER, KDIR, KFROM and arch_set's A_* for
+# the kernel under test (KERNEL= and ARCH=, or one's own KIMAGE= with KDIR=).  KOWN
+# is 1 for a kernels.tsv kernel with its own KDIR, KENV its kernel.sh env file.
+# Resolved once per command: exported, the scripts it runs take them as they are.
 pick_kernel()
 {
-	local dir kdir=${KDIR:-} name req picked=${KPICKED:-} p
+	local dir
 
-	name=custom
-	[ -n "${KIMAGE:-}" ] || name=$(kernel_name) || exit
-	req="$name"$'\x1f'"$kdir"$'\x1f'"${KIMAGE:-}"$'\x1f'"${ARCH:-}"
-	if [ "${picked%%$'\x1e'*}" = "$req" ]; then
-		IFS=$'\x1f' read -r -a p <<<"${picked#*$'\x1e'}"
-		KARCH=${p[0]} KIMAGE=${p[1]} KVER=${p[2]} KDIR=${p[3]} KFROM=${p[4]}
-	elif [ "$name" = custom ]; then
+	! picked || return 0
+	if [ -z "${KIMAGE:-}" ]; then
+		dir=$("$TOP/scripts/tree/kernel.sh") || exit
+		kernel_use "$dir/env" "${KDIR:-}"
+	else
 		[ -f "$KIMAGE" ] || die "KIMAGE=$KIMAGE: no such file"
-		arch_set "${ARCH:-x86_64}"
-		KARCH=$A_ARCH KFROM="KIMAGE=$KIMAGE"
 		KVER=$(image_release "$KIMAGE")
 		[ -n "$KVER" ] || die "$KIMAGE: not a Linux kernel image"
-		KDIR=${kdir:-/lib/modules/$KVER/build}
-	else
-		dir=$("$TOP/scripts/tree/kernel.sh" "$name") || exit
-		. "$dir/env"
-		KDIR=${kdir:-$KDIR}
+		KNAME=custom KARCH=${ARCH:-x86_64} KFROM="KIMAGE=$KIMAGE"
+		kernel_use "" "${KDIR:-/lib/modules/$KVER/build}"
 	fi
-	KNAME=$name
-	[ "$name" = custom ] || KERNEL=$name
-	KOWN=0
-	[ -n "$kdir" ] || [ "$name" = custom ] || KOWN=1
-	KPICKED=$req$'\x1e'$KARCH$'\x1f'$KIMAGE$'\x1f'$KVER$'\x1f'$KDIR$'\x1f'$KFROM
-	export KARCH KPICKED
+}
+
+# kernel_use ENV [KDIR]: pick_kernel's answer, kernel.sh's ENV file (none: KIMAGE's, set)
+# with its own KDIR or KDIR
+kernel_use()
+{
+	KENV=$1 KOWN=0
+	[ -z "$1" ] || { . "$1"; KERNEL=$KNAME; [ -n "${2:-}" ] || KOWN=1; }
+	KDIR=${2:-$KDIR}
+	arch_set "$KARCH"
 	[ -f "$KDIR/Makefile" ] || die "KDIR=$KDIR: no kernel build tree for $KVER (pass KDIR=)"
+	KARCH=$A_ARCH KPICKED="${KERNEL:-}|$KIMAGE|$KDIR"
+	export KERNEL KNAME KARCH KIMAGE KDIR KVER KFROM KOWN KENV KPICKED A_ARCH A_DEBIAN \
+		A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU A_CONSOLE A_STREAMS A_IMAGE A_PACKAGES
 }
 
 # stress_command: the guest command of the hostile-input and lifecycle

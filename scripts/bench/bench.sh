@@ -31,18 +31,14 @@ timeout=$((300 + (calls + 8 * live) * repeats / 10000000 +
 # $(boot NAME): NAME ("single": KERNEL, ARCH or KIMAGE's) benched; its name
 boot()
 {
-	if [ "$1" != single ]; then
-		export KERNEL=$1
-		unset KIMAGE KDIR ARCH
-	fi
+	[ "$1" = single ] || { export KERNEL=$1; unset KIMAGE KDIR ARCH; }
 	pick_kernel >&2
 	echo "$KNAME"
-	arch_set "$KARCH"
 	[ -z "$A_CROSS" ] || timeout=$((timeout * 3))
 	ksft=$("$TOP/scripts/tree/build-kselftest.sh") || return 1
 	say "benchmarking $KIMAGE ($KNAME, $KARCH) in QEMU" >&2
-	"$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$BUILD/$KNAME/bench" \
-		--timeout "${BENCH_TIMEOUT:-$timeout}" --guest-cmd "$guest" >&2
+	"$TOP/scripts/vm/vm.sh" --arch "$KARCH" --kimage "$KIMAGE" --ksft "$ksft" --out \
+		"$BUILD/$KNAME/bench" --timeout "${BENCH_TIMEOUT:-$timeout}" --guest-cmd "$guest" >&2
 }
 
 bad=0 names=() keep=${BENCH_KEEP:-0}
@@ -62,11 +58,11 @@ case ${1:-} in
 		kernels=$BENCH_KERNELS
 	elif [ "${ARCH:-}" = all ]; then
 		kernels=$(for a in $(arch_names); do
-			ARCH=$a KERNEL=${BENCH_ALL:-6.12} kernel_name || exit; done) || exit
+			ARCH=$a KERNEL=${BENCH_ALL:-6.12} kernel_row || exit; done | cut -d ' ' -f 1) || exit
 	elif [ "${QUICK:-0}" = 1 ] || [ -n "${KIMAGE:-}" ]; then
 		kernels=single
 	else
-		kernels=$(kernel_name) || exit
+		kernels=$(kernel_row | cut -d ' ' -f 1) || exit
 		kernels+=" $(kernels name "role=rt:$kernels")"
 		[ -n "${ARCH:-}" ] || keep=${BENCH_KEEP:-1}
 	fi

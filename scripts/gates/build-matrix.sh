@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The module, W=1, then cleaned, against each KDIR, unchanged: mainline in-tree,
-# MATRIX_ODIR (mainline's O= dir), Debian's; the CI farms' builds (docs/check.md).
+# MATRIX_ODIR (mainline's O= dir), Debian's (MATRIX_KDIRS: NAME=KDIR ..., check.sh's); the CI
+# farms' builds, arm64's against MATRIX_ARM64 (docs/check.md).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/kbuild.sh"
 set +e
@@ -9,6 +10,7 @@ set +e
 out=$BUILD/build-matrix
 odir=${MATRIX_ODIR:-}
 [ -n "$odir" ] || die "MATRIX_ODIR: name mainline's make O= build dir"
+: "${MATRIX_KDIRS?NAME=KDIR ...}" "${MATRIX_ARM64?an arm64 KDIR}"
 pristine=$("$TOP/scripts/tree/mainline.sh") || exit
 version=$(make -s -C "$pristine" kernelversion)
 notbuilt='sched_state: test_sched_state.ko not built, its tests will skip: '
@@ -28,8 +30,8 @@ fi
 gate "mainline (KDIR=$tree)" kept "$tree" module_build "$out/src-mainline" "$tree"
 
 gate "mainline-O (KDIR=$odir)" kept "$odir" module_build "$out/src-mainline-O" "$odir"
-for k in $(kernels name role=matrix arch=x86_64); do
-	d=$(export KERNEL=$k KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")
+for kd in $MATRIX_KDIRS; do
+	k=${kd%%=*} d=${kd#*=}
 	gate "$k (KDIR=$d)" kept "$d" module_build "$out/src-$k" "$d"
 done
 
@@ -109,9 +111,8 @@ farm_cross()
 
 gate "farm-tuxmake (KDIR=$odir)" kept "$odir" farm_tuxmake
 gate "farm-gen_tar (O=a copy of $odir)" kept "$odir" farm_gen_tar
-k=$(kernels name role=matrix arch=arm64 | head -n 1)
-a64=$(export KERNEL=$k KIMAGE='' KDIR=''; pick_kernel; echo "$KDIR")
-gate "farm-arm64 (KDIR=$a64)" kept "$a64" farm_cross arm64 aarch64-linux-gnu- AArch64 "$a64"
+gate "farm-arm64 (KDIR=$MATRIX_ARM64)" kept "$MATRIX_ARM64" farm_cross arm64 aarch64-linux-gnu- AArch64 \
+	"$MATRIX_ARM64"
 gate "farm-arm (no KDIR)" farm_cross arm arm-linux-gnueabihf- ARM ""
 
 gates "build-matrix ($version)"

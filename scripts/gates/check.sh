@@ -81,7 +81,7 @@ help_lists_all()
 	for v in $(grep -ohE '\$\{[A-Z][A-Z0-9_]+:[-=]' "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh |
 		sed 's/..//; s/:.//' | sort -u); do
 		case $v in
-		CLEAN_DEBIAN_INNER|KARCH|KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
+		A_ARCH|CLEAN_DEBIAN_INNER|KENV|KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
 		esac
 		grep -qF "\`$v=" "$TOP/docs/variables.md" ||
 			{ echo "docs/variables.md lacks variable $v"; bad=1; }
@@ -119,8 +119,20 @@ non_root()
 # the mutants make check runs: one per kernel file they break
 CHECK_MUTANTS=(proc-stopped-traced-letters call-pipe-read-killable freezer-skips-freezable)
 
+# kenv NAME: NAME's kernel.sh env file, from one kernel.sh run a kernel (the background's
+# for the kernels it builds)
+kenv()
+{
+	local f=$BUILD/kernels.check/$1
+
+	while [[ ! -s $f && " ${later[*]} " == *" $1 "* ]] && kill -0 "${bg:-}" 2>/dev/null; do sleep 5; done
+	[ -s "$f" ] || "$TOP/scripts/tree/kernel.sh" "$1" >"$f" || return 1
+	echo "$(cat "$f")/env"
+}
+# on NAME CMD...: CMD with NAME's kernel handed down (lib.sh's kernel_use)
+on() { local e; e=$(kenv "$1") && (kernel_use "$e" && "${@:2}"); }
 # kdir NAME: the kernel's build tree
-kdir() { (KERNEL=$1; unset KIMAGE KDIR; pick_kernel >/dev/null; echo "$KDIR"); }
+kdir() { on "$1" printenv KDIR; }
 
 rm -f "$BUILD/matrix.json"
 gate "deps and tree" bash -c '"$0"/deps.sh check && "$0"/prepare-tree.sh' "$TOP/scripts/tree"
@@ -138,15 +150,16 @@ mapfile -t plan < <(kernels from,name,$col "$col!=-" | sort -s -r -k1,1 | awk '{
 default=$(kernels name role=default)
 [ -n "$default" ] || die "scripts/kernels.tsv: no kernel has the role default"
 default_rt=$(kernels name "role=rt:$default")
+debug=$(kernels name role=debug)
+mapfile -t later < <({ kernels name from=build role!=default "$col!=-"; echo "$debug"; } |
+	awk '!seen[$0]++')
+rm -rf "$BUILD/kernels.check" && mkdir -p "$BUILD/kernels.check"
 
 # mainline now; the other built kernels in the background at the lowest
 # priority, while the VM gates leave a core idle (kernel.sh locks each)
-gate "the $default kernel builds" "$TOP/scripts/tree/kernel.sh" "$default"
-mapfile -t later < <({ kernels name from=build role!=default "$col!=-"
-	kernels name from=build role=debug; } | awk '!seen[$0]++')
-mkdir -p "$BUILD"
-setsid nice -n 19 bash -c 'for k; do "$0" "$k"; done' "$TOP/scripts/tree/kernel.sh" "${later[@]}" \
-	>"$BUILD/kernels.bg.log" 2>&1 &
+gate "the $default kernel builds" kenv "$default"
+setsid nice -n 19 bash -c 'for k in "${@:2}"; do "$0" "$k" >"$1/$k"; done' \
+	"$TOP/scripts/tree/kernel.sh" "$BUILD/kernels.check" "${later[@]}" >"$BUILD/kernels.bg.log" 2>&1 &
 bg=$!
 trap 'kill -TERM -- -$bg 2>/dev/null || true' EXIT
 say "check.sh: building ${later[*]} in the background (log: $BUILD/kernels.bg.log)"
@@ -155,15 +168,15 @@ say "check.sh: building ${later[*]} in the background (log: $BUILD/kernels.bg.lo
 runs=()
 for p in "${plan[@]}"; do
 	k=${p%:*}
-	gate "VM run on the $k kernel" env KERNEL="$k" "$TOP/scripts/vm/run-suite.sh"
+	gate "VM run on the $k kernel" on "$k" "$TOP/scripts/vm/run-suite.sh"
 	gate "TAP consumers on the $k run (prove, kunit.py parse; flat; a planted failure)" \
 		consumers "$k"
 	[ "${p#*:}" != all ] || gate "hostile input and lifecycle on the $k kernel" \
-		env KERNEL="$k" "$TOP/scripts/gates/stress.sh"
+		on "$k" "$TOP/scripts/gates/stress.sh"
 	runs+=("$BUILD/$k/vm")
 done
 gate "rtlock checks on $default_rt while CPU 1 goes offline and online: no hang, no report" \
-	env KERNEL="$default_rt" "$TOP/scripts/gates/hotplug.sh"
+	on "$default_rt" "$TOP/scripts/gates/stress.sh" --hotplug
 gate "names as the CI farms parse them: once each, short, the same on every kernel" \
 	python3 "$REPORT/results.py" --names "${runs[@]/%//result.json}"
 gate "a farm's default run on $default (run_kselftest.sh -c sched_state, its VM run): no hung_task result, no kernel report" \
@@ -175,16 +188,17 @@ gate "results for dashboards: JUnit and KCIDB v5 (kcidb-io schema rules) of ever
 	python3 "$REPORT/results.py" --check "${runs[@]}"
 gate "static gates (W=1 C=1, -Wextra gcc/clang, O= builds, gen_tar, coccicheck)" \
 	env STATIC_KDIRS="$(kdir "$default") $(kdir "$default_rt")" "$TOP/scripts/gates/static.sh"
-gate "module build matrix and the CI farms' builds (KDIR untouched)" \
-	env MATRIX_ODIR="$(kdir "$default")" "$TOP/scripts/gates/build-matrix.sh"
+gate "module build matrix and the CI farms' builds (KDIR untouched)" env MATRIX_ODIR="$(kdir "$default")" \
+	MATRIX_KDIRS="$(for k in $(kernels name role=matrix arch=x86_64); do echo "$k=$(kdir "$k")"; done)" \
+	MATRIX_ARM64="$(kdir "$(kernels name role=matrix arch=arm64 | head -n 1)")" "$TOP/scripts/gates/build-matrix.sh"
 wait $bg || true
 gate "debug kernel (lockdep, KASAN, kmemleak): suite, fuzz, lifecycle, kmemleak scans" \
-	"$TOP/scripts/gates/debug-run.sh"
+	on "$debug" "$TOP/scripts/gates/debug-run.sh"
 gate "make kselftest on the host kernel" host_kselftest
 gate "as non-root, the harness and sched_state.sh pass the child checks and skip the rest, loading nothing" non_root
 # last: they wait for the mutant copy of the kernel, which a make mutants may hold
 gate "kernel mutants: $([ $full = 1 ] && echo "all of mutants/" || echo "${CHECK_MUTANTS[*]}") turn the suite red" \
-	"$TOP/scripts/gates/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
+	on "$default" "$TOP/scripts/gates/mutants.sh" $([ $full = 1 ] || echo "${CHECK_MUTANTS[@]}")
 # after the mutants: a run of every mutant writes the tables anew
 gate "make selftest: the tooling's self-tests, the CI job entries, docs/mutants.md's tables are mutants/result.json's (every mutant)" \
 	make -s -C "$TOP" selftest

@@ -4,14 +4,14 @@
 # scans (docs/check.md).  DEBUG_TIMEOUT: the boot's seconds.
 . "$(dirname "$0")/../lib.sh"
 
-KERNEL=$(kernels name role=debug)
+export KERNEL=$(kernels name role=debug)
 [ -n "$KERNEL" ] || die "scripts/kernels.tsv: no kernel has the role debug"
-export KERNEL
-unset KIMAGE
+# check.sh hands the debug kernel down, else it is resolved (built) here
+picked || unset KIMAGE KDIR
+start=$SECONDS
+pick_kernel
 out=$BUILD/$KERNEL
 mkdir -p "$out"
-start=$SECONDS
-dir=$("$TOP/scripts/tree/kernel.sh" "$KERNEL") || die "building the debug kernel ($KERNEL) failed"
 
 # -o: under KASAN and lockdep in TCG, a program runs far past the settings' timeout
 stress=$(stress_command) || exit
@@ -24,7 +24,7 @@ vrc=0
 	tee "$out/debug-run.log" || vrc=$?
 
 echo "== debug kernel run"
-echo "kernel: $(. "$dir/env" && echo "$KVER ($KFROM)")"
+echo "kernel: $KVER ($KFROM)"
 figures=0
 python3 "$TOP/scripts/report/result.py" stress "$out/vm" || figures=1
 report=$out/vm/files/kmemleak.txt

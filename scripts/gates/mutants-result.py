@@ -224,11 +224,9 @@ def checks_map(result):
 def table(result):
     rows = []
     for v in result['mutants']:
-        named = v.get('checks') or v['red']
-        also = [c for c in v['red'] if c not in named]
         what = v.get('why') or 'none'
         if v['verdict'] == 'red':
-            what = '; also '.join(', '.join(f'`{c}`' for c in cs) for cs in (named, also) if cs)
+            what = ', '.join(f'`{c}`' for c in v.get('checks') or v['red'])
         ran = f" (run {v['run']} of {v['runs']})" if v.get('runs', 1) > 1 else ''
         rows.append([f"`{v['mutant']}`", ', '.join(f'`{r}`' for r in v.get('rules', [])),
                      (v.get('code') or '').replace('|', '\\|'), v.get('kernel', ''),

@@ -4,7 +4,6 @@
 # (cached in $CACHE/kselftest), then the tooling in sched_state-tooling/.
 . "$(dirname "$0")/../lib.sh"
 pick_kernel
-arch_set "$KARCH"
 # ARCH= named the kernel: kbuild and the selftests get the arch's own below
 unset ARCH
 
@@ -15,10 +14,7 @@ cross=()
 mkdir -p "$BUILD/$KNAME"
 : >"$log"
 
-run()
-{
-	"${@:2}" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "$1 failed; log: $log"; }
-}
+run() { "${@:2}" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "$1 failed; log: $log"; }; }
 
 rm -rf "$out"
 cached=
@@ -28,10 +24,8 @@ if [ "$KSRC" = "$KSRC_DEFAULT" ] && [ "$KOWN" = 1 ]; then
 		gcc --version | head -n 1
 		[ -z "$A_CROSS" ] || "${A_CROSS}gcc" --version | head -n 1
 		(cd "$TOP" && git ls-files -co --exclude-standard -z -- tools) |
-			(cd "$KSRC" &&
-				xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
-		(cd "$TOP" &&
-			sha256sum scripts/lib.sh scripts/tree/build-kselftest.sh)
+			(cd "$KSRC" && xargs -0 sha256sum -- tools/testing/selftests/{Makefile,lib.mk})
+		(cd "$TOP" && sha256sum scripts/lib.sh scripts/tree/build-kselftest.sh)
 	} | sha256sum | cut -c1-12)
 	if [ -d "$cached/kselftest" ]; then
 		say "sched_state for $KNAME: sources unchanged, built before ($cached)"

@@ -1,23 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kernel.sh NAME: build or unpack kernels.tsv's NAME once into $CACHE/kernels;
-# print its directory, whose "env" sets KNAME KARCH KIMAGE KDIR KVER KFROM.
+# kernel.sh [NAME]: build or unpack NAME (default: lib.sh's kernel_row) once into $CACHE/kernels; print
+# its directory (a handed-down kernel's: no look-up), whose "env" sets KNAME KARCH KIMAGE KDIR KVER KFROM.
 . "$(dirname "$0")/../lib.sh"
 
 # bump when the way kernels are built changes: every built kernel rebuilds
 RECIPE=1
 debian=$TOP/scripts/tree/debian.sh
 
-[ $# -eq 1 ] || die "usage: $0 NAME"
-name=$1
-read -r arch from what < <(kernels arch,from,what name="$name") ||
-	die "KERNEL=$name: not in scripts/kernels.tsv; known: $(kernels name | tr '\n' ' ')"
+[ $# -le 1 ] || die "usage: $0 [NAME]"
+[ -z "${KENV:-}" ] || ! picked || [ "${1:-$KNAME}" != "$KNAME" ] || exec dirname "$KENV"
+read -r name arch from what < <(kernel_row "$@") || exit 2
 arch_set "$arch"
 
-run()
-{
-	"$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: $* failed; log: $log"; }
-}
+run() { "$@" >>"$log" 2>&1 || { tail -n 30 "$log" >&2; die "kernel $name: $* failed; log: $log"; }; }
 
 build_kernel()
 {
@@ -77,10 +73,14 @@ build)
 	dir=$CACHE/kernels/$name-$key
 	;;
 debian)
-	read -r pkg ver < <("$debian" newest "$A_DEBIAN" "$what") || exit
-	abi=${pkg#linux-image-}
-	abi=${abi%-unsigned}
-	dir=$CACHE/kernels/$name-$abi-$ver
+	# Debian's archive asked once a day (debian.sh's lists): till then its answer, if unpacked
+	newest=$CACHE/kernels/$name.newest
+	dir=$(find "$newest" -mmin -1440 -exec cat {} + 2>/dev/null || true)
+	if [ ! -f "$dir/env" ]; then
+		read -r pkg ver < <("$debian" newest "$A_DEBIAN" "$what") || exit
+		abi=${pkg#linux-image-} abi=${abi%-unsigned}
+		dir=$CACHE/kernels/$name-$abi-$ver
+	fi
 	;;
 *) die "scripts/kernels.tsv: $name: unknown source '$from'" ;;
 esac
@@ -95,4 +95,5 @@ if [ ! -f "$dir/env" ]; then
 	mv "$dir/env.tmp" "$dir/env"
 fi
 touch "$dir/used"
+[ -z "${pkg:-}" ] || echo "$dir" >"$newest"
 echo "$dir"

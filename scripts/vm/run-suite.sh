@@ -8,7 +8,7 @@ out=$BUILD/$KNAME/vm
 ksft=$("$TOP/scripts/tree/build-kselftest.sh")
 say "booting $KNAME: $KVER ($KFROM) in QEMU"
 rc=0
-"$TOP/scripts/vm/vm.sh" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" "$@" || rc=$?
+"$TOP/scripts/vm/vm.sh" --arch "$KARCH" --kimage "$KIMAGE" --ksft "$ksft" --out "$out" "$@" || rc=$?
 [ -f "$out/result.json" ] || exit $rc
 python3 "$TOP/scripts/report/results.py" --kernel "$KNAME" --release "$KVER" "$out" >&2 ||
 	say "warning: the JUnit/KCIDB files of $out have problems (above); not the suite's"

@@ -1,20 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--timeout SECONDS] [--guest-cmd CMD]
-#	[--env NAME=VALUE]...; env: GUEST_ENV, KARCH, KVM=on, VM_LOCK=none
+# usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--arch ARCH] [--timeout SECONDS]
+#	[--guest-cmd CMD] [--env NAME=VALUE]...; env: GUEST_ENV, KVM=on, VM_LOCK=none
 # Boots KIMAGE in QEMU, runs CMD (default: sh /guest/suite.sh) in /kselftest, judges its
 # TAP and kernel log into OUTDIR (docs/files.md).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 msg() { echo "vm.sh: $*"; }
-KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
+ARCH=x86_64 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
 read -r -a GUEST_ENVS <<<"${GUEST_ENV:-}"
 while (($#)); do
 	(($# >= 2)) || die "$1 needs a value"
 	case $1 in
 	--env) GUEST_ENVS+=("$2") ;;
-	--kimage | --ksft | --out | --timeout | --guest-cmd)
+	--arch | --kimage | --ksft | --out | --timeout | --guest-cmd)
 		declare -u o=${1#--}
 		printf -v "${o//-/_}" %s "$2" ;;
 	*) die "unknown option $1" ;;
@@ -22,7 +22,7 @@ while (($#)); do
 	shift 2
 done
 
-arch_set "${KARCH:-x86_64}"
+arch_set "$ARCH"
 for t in "$A_QEMU" cpio fakeroot readelf; do
 	command -v "$t" >/dev/null || die "$t not found; install it (scripts/tree/deps.sh)"
 done
