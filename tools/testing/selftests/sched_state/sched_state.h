@@ -11,6 +11,7 @@
  * msleep{,_interruptible}, timeout_idle, io_schedule; for a kthread only,
  * self (it wakes itself before its schedule()), spin (spins in D on the
  * first online CPU, at most 2 s) and created (never woken).
+ * idle_freezable: in TASK_IDLE | TASK_FREEZABLE (wait_event_state()).
  *
  *   kthread <state>           a kthread asleep in <state>, stopped when this
  *                             file is released; reply: its pid.  In a way,

@@ -1666,6 +1666,7 @@ FIXTURE_VARIANT_ADD(way, timeout_idle) { "timeout_idle", 'I', WAY_TIMER, IO_ANY 
 FIXTURE_VARIANT_ADD(way, io_schedule) { "io_schedule", 'D', WAY_WAKE, IO_COUNTS };
 FIXTURE_VARIANT_ADD(way, self) { "self", 'S', WAY_SELF, IO_ANY };
 FIXTURE_VARIANT_ADD(way, created) { "created", 'D', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, idle_freezable) { "idle_freezable", 'I', WAY_WAKE, IO_ANY };
 
 /*
  * Start a kthread in way @name; false if skipped (no module, or -EOPNOTSUPP:

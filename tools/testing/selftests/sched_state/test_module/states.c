@@ -78,6 +78,13 @@ static int way_wait_event_idle(struct sched_state_sleeper *s, unsigned int ms)
 	return 0;
 }
 
+/* TASK_IDLE | TASK_FREEZABLE, as nfsd waits (net/sunrpc/svc_xprt.c) */
+static int way_idle_freezable(struct sched_state_sleeper *s, unsigned int ms)
+{
+	return wait_event_state(s->wq, WOKEN(s),
+				(TASK_IDLE | TASK_FREEZABLE));
+}
+
 static int way_wait_woken(struct sched_state_sleeper *s, unsigned int ms)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
@@ -263,6 +270,7 @@ static const struct sched_state_way {
 	WAY(self,			TASK_UNINTERRUPTIBLE,	0),
 	WAY(spin,			TASK_UNINTERRUPTIBLE,	WAY_BOUND),
 	WAY(created,	TASK_UNINTERRUPTIBLE,	WAY_PROCESS | WAY_CREATED),
+	WAY(idle_freezable,		TASK_IDLE | TASK_FREEZABLE,	0),
 };
 
 static LIST_HEAD(sched_state_sleepers);
