@@ -1771,6 +1771,44 @@ TEST_F(way, sleeps)
 }
 
 /*
+ * A kthread asked to park after its test of kthread_should_park(), whose
+ * wakeup ended another sleep, then waits in wait_woken(): that must see
+ * the park and not sleep (kernel/sched/wait.c), so kthread_park(), and the
+ * request, end at once, not after SCHED_STATE_PARK_MS.  Fixed in v6.5.
+ */
+FIXTURE(park) {
+	pid_t pid;
+	int fd;
+};
+
+FIXTURE_SETUP(park)
+{
+	self->fd = -1;
+}
+
+FIXTURE_TEARDOWN(park)
+{
+	sleeper_kthread_end(&self->fd);
+}
+
+TEST_F(park, wait_woken)
+{
+	struct timespec start, end;
+	long ms;
+
+	if (!ksft_min_kernel_version(6, 5))
+		SKIP(return, "wait_woken() sleeps through a park before v6.5");
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &start));
+	if (!way_start(_metadata, "wait_woken_park", &self->pid, &self->fd))
+		return;
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &end));
+	ms = (end.tv_sec - start.tv_sec) * 1000 +
+	     (end.tv_nsec - start.tv_nsec) / 1000000;
+	ASSERT_EQ('P', stat_letter(self->pid));
+	EXPECT_GT(SCHED_STATE_PARK_MS / 2, ms) TH_LOG("parked in %ld ms", ms);
+}
+
+/*
  * The caller asleep in a way that a signal can end (the sleep request): a
  * signal ends an interruptible one (-EINTR); a killable one it leaves
  * asleep, and SIGKILL ends it.  wait_event_*() decides in
