@@ -12,6 +12,9 @@
  * msleep{,_interruptible}, timeout_idle, io_schedule; for a kthread only,
  * self (it wakes itself before its schedule()), spin (spins in D on the
  * first online CPU, at most 2 s) and created (never woken).
+ * idle_freezable: in TASK_IDLE | TASK_FREEZABLE (wait_event_state()).
+ * wait_woken_park, a kthread's: parked by the request, after a sleep, in
+ * wait_woken(); the reply comes once it is parked.
  *
  *   kthread <state>           a kthread asleep in <state>, stopped when this
  *                             file is released; reply: its pid.  In a way,
@@ -55,6 +58,8 @@
 #define SCHED_STATE_MAX_SLEEP_MS	60000
 /* How long a kthread sleeps in a timed way (msleep, timeout_idle). */
 #define SCHED_STATE_WAY_MS		200
+/* How long each sleep of the wait_woken_park way may last. */
+#define SCHED_STATE_PARK_MS		2000
 #define SCHED_STATE_MAX_ROUNDS		1000000
 #define SCHED_STATE_MAX_BUSY_MS		30000
 #define SCHED_STATE_BENCH_MAX_CALLS	100000000

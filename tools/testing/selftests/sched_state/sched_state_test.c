@@ -432,15 +432,13 @@ static int cg_write(const char *cg, const char *name, const char *val)
 	return ret;
 }
 
-/* Ask for freezer.state @state; true once it reads so, within SETTLE_MS. */
-static bool freezer_set(const char *cg, const char *state)
+/* True once freezer.state reads @state, within SETTLE_MS. */
+static bool freezer_is(const char *cg, const char *state)
 {
 	char path[PATH_MAX + 32], buf[32];
 	ssize_t n;
 	int fd, ms;
 
-	if (cg_write(cg, "freezer.state", state))
-		return false;
 	snprintf(path, sizeof(path), "%s/freezer.state", cg);
 	for (ms = 0; ms < SETTLE_MS; ms++) {
 		fd = open(path, O_RDONLY);
@@ -455,6 +453,12 @@ static bool freezer_set(const char *cg, const char *state)
 		sleep_ms(1);
 	}
 	return false;
+}
+
+/* Ask for freezer.state @state; true once it reads so, within SETTLE_MS. */
+static bool freezer_set(const char *cg, const char *state)
+{
+	return !cg_write(cg, "freezer.state", state) && freezer_is(cg, state);
 }
 
 /* A byte the child wrote within @ms, or 0. */
@@ -554,11 +558,10 @@ FIXTURE_TEARDOWN(freezer)
 	freezer_release(&self->fz);
 }
 
-/* Fork the child into the cgroup, and wait until it sleeps in nanosleep(). */
-static void freezer_start(struct __test_metadata *_metadata,
-			  struct freezer_cg *fz)
+/* Fork the child, and wait until it sleeps in nanosleep(). */
+static void freezer_fork(struct __test_metadata *_metadata,
+			 struct freezer_cg *fz)
 {
-	char pid[16];
 	int fds[2];
 
 	ASSERT_EQ(0, pipe(fds));
@@ -570,12 +573,29 @@ static void freezer_start(struct __test_metadata *_metadata,
 	}
 	close(fds[1]);
 	fz->pipe = fds[0];
-	snprintf(pid, sizeof(pid), "%d", fz->pid);
-	ASSERT_EQ(0, cg_write(fz->cg, "cgroup.procs", pid));
 	ASSERT_EQ('r', child_report(fz->pipe, SETTLE_MS));
 	/* TASK_FREEZABLE is not reported */
 	ASSERT_EQ('S', wait_for_letter(fz->pid, 'S'));
 	ASSERT_EQ('S', status_letter(fz->pid));
+}
+
+/* Move the child into the cgroup. */
+static void freezer_attach(struct __test_metadata *_metadata,
+			   struct freezer_cg *fz)
+{
+	char pid[16];
+
+	snprintf(pid, sizeof(pid), "%d", fz->pid);
+	ASSERT_EQ(0, cg_write(fz->cg, "cgroup.procs", pid));
+}
+
+/* Fork the child into the cgroup, asleep in nanosleep(). */
+static void freezer_start(struct __test_metadata *_metadata,
+			  struct freezer_cg *fz)
+{
+	freezer_fork(_metadata, fz);
+	freezer_attach(_metadata, fz);
+	ASSERT_EQ('S', stat_letter(fz->pid));
 }
 
 /*
@@ -583,28 +603,54 @@ static void freezer_start(struct __test_metadata *_metadata,
  * fell asleep, so not woken to freeze itself in __refrigerator().  That sets
  * TASK_FROZEN before its schedule(), so count once the child is off the CPU.
  * A child still on the CPU on its way to sleep is woken so: a few tries.
+ * The child's voluntary switches, asleep in @before, frozen in @after.
  */
-TEST_F(freezer, frozen_in_place)
+static void freeze_in_place(struct __test_metadata *_metadata,
+			    struct freezer_cg *fz, long *before, long *after)
 {
-	struct freezer_cg *fz = &self->fz;
-	long before, after = -1;
 	int try;
 
-	freezer_start(_metadata, fz);
 	for (try = 1; try <= FREEZE_TRIES; try++) {
-		before = settled_switches(fz->pid, 'S');
-		ASSERT_LE(0, before);
+		*before = settled_switches(fz->pid, 'S');
+		ASSERT_LE(0, *before);
 		ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
 		ASSERT_EQ('D', stat_letter(fz->pid));
 		ASSERT_EQ('D', status_letter(fz->pid));
-		after = settled_switches(fz->pid, 'D');
-		if (after == before)
+		*after = settled_switches(fz->pid, 'D');
+		if (*after == *before)
 			break;
 		TH_LOG("try %d: %ld voluntary switches asleep, %ld frozen",
-		       try, before, after);
+		       try, *before, *after);
 		ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
 	}
+}
+
+TEST_F(freezer, frozen_in_place)
+{
+	long before, after = -1;
+
+	freezer_start(_metadata, &self->fz);
+	freeze_in_place(_metadata, &self->fz, &before, &after);
 	EXPECT_EQ(before, after);
+}
+
+/*
+ * Thawed, a child frozen in place gets its sleep back and sleeps on, not
+ * woken (__restore_freezer_state(), kernel/freezer.c): no switch.  Before
+ * v6.7 a thaw woke every frozen task.
+ */
+TEST_F(freezer, thawed_in_place)
+{
+	struct freezer_cg *fz = &self->fz;
+	long before, after = -1;
+
+	if (!ksft_min_kernel_version(6, 7))
+		SKIP(return, "thaw wakes before v6.7");
+	freezer_start(_metadata, fz);
+	freeze_in_place(_metadata, fz, &before, &after);
+	ASSERT_EQ(before, after) TH_LOG("not frozen in place");
+	ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
+	expect_not_woken(_metadata, fz->pid, 'S', before);
 }
 
 /*
@@ -626,6 +672,27 @@ TEST_F(freezer, signal_waits_for_thaw)
 	ASSERT_EQ(0, child_report(fz->pipe, 0));
 	ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
 	EXPECT_EQ('s', child_report(fz->pipe, SETTLE_MS));
+}
+
+/*
+ * A sleeper moved into a FROZEN cgroup is frozen there, in place, and the
+ * cgroup reads FROZEN again (freezer_attach(), in
+ * kernel/cgroup/legacy_freezer.c, freezes it once FROZEN is cleared).
+ */
+TEST_F(freezer, frozen_on_attach)
+{
+	struct freezer_cg *fz = &self->fz;
+	long before;
+
+	ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
+	freezer_fork(_metadata, fz);
+	before = settled_switches(fz->pid, 'S');
+	ASSERT_LE(0, before);
+	freezer_attach(_metadata, fz);
+	EXPECT_TRUE(freezer_is(fz->cg, "FROZEN"));
+	ASSERT_EQ('D', stat_letter(fz->pid));
+	ASSERT_EQ('D', status_letter(fz->pid));
+	expect_not_woken(_metadata, fz->pid, 'D', before);
 }
 
 /* A module kthread asleep in one of the module's states. */
@@ -1638,6 +1705,7 @@ FIXTURE_VARIANT_ADD(way, timeout_idle) { "timeout_idle", 'I', WAY_TIMER, IO_ANY 
 FIXTURE_VARIANT_ADD(way, io_schedule) { "io_schedule", 'D', WAY_WAKE, IO_COUNTS };
 FIXTURE_VARIANT_ADD(way, self) { "self", 'S', WAY_SELF, IO_ANY };
 FIXTURE_VARIANT_ADD(way, created) { "created", 'D', WAY_WAKE, IO_ANY };
+FIXTURE_VARIANT_ADD(way, idle_freezable) { "idle_freezable", 'I', WAY_WAKE, IO_ANY };
 
 /*
  * Start a kthread in way @name; false if skipped (no module, or -EOPNOTSUPP:
@@ -1739,6 +1807,44 @@ TEST_F(way, sleeps)
 	ASSERT_EQ(1, seen) TH_LOG("still in %c", stat_letter(self->pid));
 	if (variant->io != IO_ANY)
 		EXPECT_EQ(io, procs_blocked_settles(io)) TH_LOG("still blocked");
+}
+
+/*
+ * A kthread asked to park after its test of kthread_should_park(), whose
+ * wakeup ended another sleep, then waits in wait_woken(): that must see
+ * the park and not sleep (kernel/sched/wait.c), so kthread_park(), and the
+ * request, end at once, not after SCHED_STATE_PARK_MS.  Fixed in v6.5.
+ */
+FIXTURE(park) {
+	pid_t pid;
+	int fd;
+};
+
+FIXTURE_SETUP(park)
+{
+	self->fd = -1;
+}
+
+FIXTURE_TEARDOWN(park)
+{
+	sleeper_kthread_end(&self->fd);
+}
+
+TEST_F(park, wait_woken)
+{
+	struct timespec start, end;
+	long ms;
+
+	if (!ksft_min_kernel_version(6, 5))
+		SKIP(return, "wait_woken() sleeps through a park before v6.5");
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &start));
+	if (!way_start(_metadata, "wait_woken_park", &self->pid, &self->fd))
+		return;
+	ASSERT_EQ(0, clock_gettime(CLOCK_MONOTONIC, &end));
+	ms = (end.tv_sec - start.tv_sec) * 1000 +
+	     (end.tv_nsec - start.tv_nsec) / 1000000;
+	ASSERT_EQ('P', stat_letter(self->pid));
+	EXPECT_GT(SCHED_STATE_PARK_MS / 2, ms) TH_LOG("parked in %ld ms", ms);
 }
 
 /*

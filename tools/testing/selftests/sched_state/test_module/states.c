@@ -82,6 +82,13 @@ static int way_wait_event_idle(struct sched_state_sleeper *s, unsigned int ms)
 	return 0;
 }
 
+/* TASK_IDLE | TASK_FREEZABLE, as nfsd waits (net/sunrpc/svc_xprt.c) */
+static int way_idle_freezable(struct sched_state_sleeper *s, unsigned int ms)
+{
+	return wait_event_state(s->wq, WOKEN(s),
+				(TASK_IDLE | TASK_FREEZABLE));
+}
+
 static int way_wait_woken(struct sched_state_sleeper *s, unsigned int ms)
 {
 	DEFINE_WAIT_FUNC(wait, woken_wake_function);
@@ -106,6 +113,36 @@ static int way_wait_on_bit_killable(struct sched_state_sleeper *s,
 				    unsigned int ms)
 {
 	return wait_on_bit(&s->bits, 0, TASK_KILLABLE);
+}
+
+/*
+ * A kthread asked to park while it slept elsewhere: the park's wakeup ended
+ * that sleep, so wait_woken() must see the park and not sleep
+ * (kernel/sched/wait.c), else kthread_park() waits SCHED_STATE_PARK_MS.
+ * The request parks it once it has set its state (complete(&s->held)).
+ */
+static int way_wait_woken_park(struct sched_state_sleeper *s,
+			       unsigned int ms)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	long timeout = msecs_to_jiffies(SCHED_STATE_PARK_MS);
+
+	set_current_state(TASK_IDLE);
+	complete(&s->held);
+	schedule_timeout(timeout);
+	add_wait_queue(&s->wq, &wait);
+	wait_woken(&wait, TASK_INTERRUPTIBLE, timeout);
+	remove_wait_queue(&s->wq, &wait);
+	/* a park later than both sleeps: wait for it, or for a stop */
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (kthread_should_park() || kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	kthread_parkme();
+	return 0;
 }
 
 static int way_completion(struct sched_state_sleeper *s, unsigned int ms)
@@ -299,6 +336,8 @@ static const struct sched_state_way {
 	WAY(self,			TASK_UNINTERRUPTIBLE,	0),
 	WAY(spin,			TASK_UNINTERRUPTIBLE,	WAY_BOUND),
 	WAY(created,	TASK_UNINTERRUPTIBLE,	WAY_PROCESS | WAY_CREATED),
+	WAY(idle_freezable,		TASK_IDLE | TASK_FREEZABLE,	0),
+	{ "wait_woken_park", TASK_INTERRUPTIBLE, true, way_wait_woken_park },
 };
 
 static LIST_HEAD(sched_state_sleepers);
@@ -533,6 +572,8 @@ int sched_state_kthread(struct sched_state_req *req)
 		kthread_bind(task, cpumask_first(cpu_online_mask));
 	if (!(way->flags & WAY_CREATED))
 		wake_up_process(task);
+	if (way->parked && way->sleep)
+		wait_for_completion(&s->held);
 	if (sched_state_states[i].parked) {
 		ret = kthread_park(task);
 		if (ret)
