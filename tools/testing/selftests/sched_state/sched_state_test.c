@@ -3435,4 +3435,198 @@ TEST_F(sched_switch, spinning_is_R)
 	}
 }
 
+/*
+ * A process of several threads, as signals and job control see it: a
+ * child named THREADS_COMM whose leader and THREADS - 1 threads of its
+ * clone(CLONE_THREAD) sleep in pause().  Each thread's letter is read in
+ * /proc/PID/task/TID/stat; a thread that takes SIGUSR1 writes a byte on
+ * the child's fd 3: 'l' for the leader, 't' for another thread.
+ */
+#define THREADS_COMM	"sched_state_mt"
+#define THREADS		3
+#define THREADS_STACK	(64 * 1024)
+
+FIXTURE(threads) {
+	pid_t pid;
+	pid_t tids[THREADS];
+	int report;
+};
+
+FIXTURE_SETUP(threads)
+{
+	self->report = -1;
+}
+
+FIXTURE_TEARDOWN(threads)
+{
+	int ms;
+
+	if (self->report >= 0)
+		close(self->report);
+	if (self->pid <= 0)
+		return;
+	kill(self->pid, SIGKILL);
+	kill(self->pid, SIGCONT);
+	for (ms = 0; ms < SETTLE_MS && !waitpid(self->pid, NULL, WNOHANG); ms++)
+		sleep_ms(1);
+}
+
+static int threads_fd;
+
+static void threads_signalled(int sig)
+{
+	char c = syscall(SYS_gettid) == getpid() ? 'l' : 't';
+
+	(void)sig;
+	if (write(threads_fd, &c, 1) != 1)
+		_exit(1);
+}
+
+static int threads_act(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return 0;
+}
+
+/*
+ * Start the child: its tids, the leader's first, reach us on the pipe
+ * that then carries its handler's reports.  With @block, the leader alone
+ * blocks SIGUSR1.
+ */
+static void threads_start(struct __test_metadata *_metadata, pid_t *pid,
+			  pid_t *tids, int *report, bool block)
+{
+	static long stacks[THREADS][THREADS_STACK / sizeof(long)];
+	struct sigaction sa = { .sa_handler = threads_signalled };
+	sigset_t usr1;
+	int fds[2], i;
+
+	ASSERT_EQ(0, pipe(fds));
+	*pid = fork();
+	ASSERT_LE(0, *pid);
+	if (*pid == 0) {
+		prctl(PR_SET_NAME, THREADS_COMM);
+		close(fds[0]);
+		threads_fd = detach_fds(fds[1]);
+		if (sigaction(SIGUSR1, &sa, NULL))
+			_exit(1);
+		tids[0] = getpid();
+		for (i = 1; i < THREADS; i++) {
+			tids[i] = clone(threads_act,
+					(char *)stacks[i] + sizeof(stacks[i]),
+					CLONE_VM | CLONE_FS | CLONE_FILES |
+					CLONE_SIGHAND | CLONE_THREAD |
+					CLONE_SYSVSEM, NULL);
+			if (tids[i] < 0)
+				_exit(1);
+		}
+		sigemptyset(&usr1);
+		sigaddset(&usr1, SIGUSR1);
+		if (block && sigprocmask(SIG_BLOCK, &usr1, NULL))
+			_exit(1);
+		if (write(threads_fd, tids, THREADS * sizeof(*tids)) !=
+		    THREADS * sizeof(*tids))
+			_exit(1);
+		threads_act(NULL);
+	}
+	close(fds[1]);
+	*report = fds[0];
+	ASSERT_EQ(THREADS * sizeof(*tids),
+		  read(*report, tids, THREADS * sizeof(*tids)));
+}
+
+/* Wait until thread @tid of @pid shows @want; return the last letter seen. */
+static char wait_thread_letter(pid_t pid, pid_t tid, char want)
+{
+	char path[64], seen[8] = "";
+	int ms;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	for (ms = 0; ms < SETTLE_MS; ms++) {
+		if (report_stat_field(path, 3, seen, sizeof(seen)))
+			return 0;
+		if (seen[0] == want)
+			break;
+		sleep_ms(1);
+	}
+	return seen[0];
+}
+
+/* Every thread of the child shows @want, within SETTLE_MS. */
+static void expect_threads(struct __test_metadata *_metadata, pid_t pid,
+			   pid_t *tids, char want)
+{
+	char seen;
+	int i;
+
+	for (i = 0; i < THREADS; i++) {
+		seen = wait_thread_letter(pid, tids[i], want);
+		ASSERT_EQ(want, seen) TH_LOG("thread %d (0: the leader)", i);
+	}
+}
+
+/*
+ * SIGSTOP to the process stops every thread: the one that takes it asks
+ * the others to stop (kernel/signal.c do_signal_stop()), each shows T,
+ * and the parent hears of the stop once all are; SIGCONT wakes each.
+ */
+TEST_F(threads, sigstop_stops_all)
+{
+	int status = 0;
+
+	threads_start(_metadata, &self->pid, self->tids, &self->report, false);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	expect_threads(_metadata, self->pid, self->tids, 'T');
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+}
+
+/*
+ * A signal to the process goes to a thread that does not block it, and
+ * wakes it (kernel/signal.c wants_signal(), complete_signal()): the
+ * leader blocks SIGUSR1, another thread's handler runs.
+ */
+TEST_F(threads, signal_skips_blocker)
+{
+	threads_start(_metadata, &self->pid, self->tids, &self->report, true);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	ASSERT_EQ(0, kill(self->pid, SIGUSR1));
+	ASSERT_EQ('t', child_report(self->report, SETTLE_MS));
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+}
+
+/*
+ * A tracee detached in its group-stop trap goes back to the group stop,
+ * T, and stays there (kernel/ptrace.c __ptrace_unlink()); SIGCONT ends it.
+ */
+TEST_F(jobctl, detach_keeps_group_stop)
+{
+	int status = 0, err;
+
+	if (ptrace(PTRACE_SEIZE, self->pid, 0, 0)) {
+		err = errno;
+		if (err == EPERM && yama_scope() >= 2)
+			SKIP(return, PTRACE_FORBIDDEN);
+		ASSERT_EQ(0, err);
+	}
+	self->traced = true;
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(SIGSTOP, WSTOPSIG(status));	/* signal-delivery stop */
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->pid, 0, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);	/* group-stop trap */
+	ASSERT_EQ(0, ptrace(PTRACE_DETACH, self->pid, 0, 0));
+	self->traced = false;
+	ASSERT_EQ('T', wait_for_letter(self->pid, 'T'));
+	ASSERT_TRUE(stays(self->pid, 'T'));
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
+}
+
 TEST_HARNESS_MAIN
