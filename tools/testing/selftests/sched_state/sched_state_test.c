@@ -3669,6 +3669,39 @@ TEST_F(threads, signal_skips_blocker)
 }
 
 /*
+ * Nor does it go to a thread in a ptrace stop (kernel/signal.c
+ * wants_signal()): the leader, seized, stops at the entry of the pause()
+ * it restarts, with no signal pending; another thread takes it.
+ */
+TEST_F(threads, signal_skips_traced)
+{
+	int status = 0, err;
+	char c;
+
+	threads_start(_metadata, &self->pid, self->tids, &self->report,
+		      THREADS_PAUSE);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	if (ptrace(PTRACE_SEIZE, self->pid, 0, PTRACE_O_TRACESYSGOOD)) {
+		err = errno;
+		if (err == EPERM && yama_scope() >= 2)
+			SKIP(return, PTRACE_FORBIDDEN);
+		ASSERT_EQ(0, err);
+	}
+	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, self->pid, 0, 0));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
+	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, self->pid, 0, 0));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(SIGTRAP | 0x80, WSTOPSIG(status));
+	ASSERT_EQ('t', wait_thread_letter(self->pid, self->tids[0], 't'));
+	ASSERT_EQ(0, kill(self->pid, SIGUSR1));
+	c = child_report(self->report, SETTLE_MS);
+	ASSERT_TRUE(c > '0' && c < '0' + THREADS) TH_LOG("report '%c'", c);
+	ASSERT_EQ('t', stat_letter(self->pid));
+}
+
+/*
  * The thread that exits the process kills the others, asleep in pause()
  * (kernel/signal.c zap_other_threads()): the process ends, with its code.
  */
