@@ -164,7 +164,7 @@ def farm_default(result):
 
 
 # the checks that need neither root nor the module, beside child.*: each may pass or skip
-FREE = (r'(call|jobctl|report|switches|nr_running|sched_switch)\.[A-Za-z0-9_.]+'
+FREE = (r'(call|jobctl|threads|report|switches|nr_running|sched_switch)\.[A-Za-z0-9_.]+'
         r'|global\.dead_task_frees_stack')
 
 

@@ -3582,4 +3582,348 @@ TEST_F(sched_switch, spinning_is_R)
 	}
 }
 
+/*
+ * A process of several threads, as signals and job control see it: a
+ * child named THREADS_COMM whose leader and THREADS - 1 threads of its
+ * clone(CLONE_THREAD) sleep in pause().  Each thread's letter is read in
+ * /proc/PID/task/TID/stat; a thread whose handler runs writes its index,
+ * '0' for the leader, on the child's fd 3.
+ */
+#define THREADS_COMM	"sched_state_mt"
+#define THREADS		3
+#define THREADS_STACK	(64 * 1024)
+#define THREADS_EXIT	3
+
+enum threads_how {
+	THREADS_PAUSE,	/* SIGUSR1 reports */
+	THREADS_BLOCK,	/* the leader blocks SIGUSR1 */
+	THREADS_EXITS,	/* SIGUSR1 makes the thread that takes it exit_group() */
+	THREADS_HOLD,	/* see threads.block_retargets */
+};
+
+FIXTURE(threads) {
+	pid_t pid;
+	pid_t tids[THREADS];
+	pid_t vfork;
+	int report;
+};
+
+FIXTURE_SETUP(threads)
+{
+	self->report = -1;
+}
+
+FIXTURE_TEARDOWN(threads)
+{
+	int ms;
+
+	if (self->report >= 0)
+		close(self->report);
+	if (self->vfork > 0)
+		kill(self->vfork, SIGKILL);
+	if (self->pid <= 0)
+		return;
+	kill(self->pid, SIGKILL);
+	kill(self->pid, SIGCONT);
+	for (ms = 0; ms < SETTLE_MS && !waitpid(self->pid, NULL, WNOHANG); ms++)
+		sleep_ms(1);
+}
+
+/* What the child's threads and handlers share */
+static enum threads_how threads_how;
+static pid_t threads_tids[THREADS];
+static int threads_started, threads_reported;
+static int threads_fd;
+static char threads_vforks;
+
+static void threads_signalled(int sig)
+{
+	pid_t tid = syscall(SYS_gettid);
+	char c = '0';
+
+	if (threads_how == THREADS_EXITS)
+		_exit(THREADS_EXIT);
+	while (c < '0' + THREADS && threads_tids[c - '0'] != tid)
+		c++;
+	__atomic_store_n(&threads_reported, 1, __ATOMIC_RELEASE);
+	if (write(threads_fd, &c, 1) != 1)
+		_exit(1);
+}
+
+/* SIGUSR1 of THREADS_HOLD: SIGUSR2 blocked until another thread took it */
+static void threads_hold(int sig)
+{
+	int ms;
+
+	(void)sig;
+	for (ms = 0; ms < SETTLE_MS / 2 &&
+	     !__atomic_load_n(&threads_reported, __ATOMIC_ACQUIRE); ms++)
+		sleep_ms(1);
+}
+
+static int threads_act(void *arg)
+{
+	pid_t pid;
+
+	/* THREADS_HOLD's first thread: asleep in D, as a vfork() parent */
+	if (arg) {
+		while (!__atomic_load_n(&threads_started, __ATOMIC_ACQUIRE))
+			sleep_ms(1);
+		pid = vfork();
+		if (pid == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			pid = getpid();
+			if (write(threads_fd, &pid, sizeof(pid)) != sizeof(pid))
+				_exit(1);
+			for (;;)
+				pause();
+		}
+	}
+	for (;;)
+		pause();
+	return 0;
+}
+
+static void threads_child(int fd)
+{
+	static long stacks[THREADS][THREADS_STACK / sizeof(long)];
+	struct sigaction sa = { .sa_handler = threads_signalled };
+	struct sigaction hold = { .sa_handler = threads_hold };
+	int i, sig = threads_how == THREADS_HOLD ? SIGUSR2 : SIGUSR1;
+	size_t len = sizeof(threads_tids);
+	sigset_t set;
+
+	prctl(PR_SET_NAME, THREADS_COMM);
+	threads_fd = detach_fds(fd);
+	sigemptyset(&hold.sa_mask);
+	sigaddset(&hold.sa_mask, SIGUSR2);
+	if (sigaction(sig, &sa, NULL) ||
+	    (sig == SIGUSR2 && sigaction(SIGUSR1, &hold, NULL)))
+		_exit(1);
+	threads_tids[0] = getpid();
+	for (i = 1; i < THREADS; i++) {
+		threads_tids[i] = clone(threads_act,
+					(char *)stacks[i] + sizeof(stacks[i]),
+					CLONE_VM | CLONE_FS | CLONE_FILES |
+					CLONE_SIGHAND | CLONE_THREAD |
+					CLONE_SYSVSEM,
+					i == 1 && sig == SIGUSR2 ?
+					&threads_vforks : NULL);
+		if (threads_tids[i] < 0)
+			_exit(1);
+	}
+	/* the others are made: what the leader blocks is its own */
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	if ((threads_how == THREADS_BLOCK || threads_how == THREADS_HOLD) &&
+	    sigprocmask(SIG_BLOCK, &set, NULL))
+		_exit(1);
+	if (write(threads_fd, threads_tids, len) != (ssize_t)len)
+		_exit(1);
+	__atomic_store_n(&threads_started, 1, __ATOMIC_RELEASE);
+	threads_act(NULL);
+}
+
+/*
+ * Start the child as @how says; its tids, the leader's first, reach us
+ * on the pipe that then carries its handlers' reports.
+ */
+static void threads_start(struct __test_metadata *_metadata, pid_t *pid,
+			  pid_t *tids, int *report, enum threads_how how)
+{
+	int fds[2];
+
+	ASSERT_EQ(0, pipe(fds));
+	threads_how = how;
+	*pid = fork();
+	ASSERT_LE(0, *pid);
+	if (*pid == 0) {
+		close(fds[0]);
+		threads_child(fds[1]);
+	}
+	close(fds[1]);
+	*report = fds[0];
+	ASSERT_EQ(THREADS * sizeof(*tids),
+		  read(*report, tids, THREADS * sizeof(*tids)));
+}
+
+/* Wait until thread @tid of @pid shows @want; return the last letter seen. */
+static char wait_thread_letter(pid_t pid, pid_t tid, char want)
+{
+	char path[64], seen[8] = "";
+	int ms;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", pid, tid);
+	for (ms = 0; ms < SETTLE_MS; ms++) {
+		if (report_stat_field(path, 3, seen, sizeof(seen)))
+			return 0;
+		if (seen[0] == want)
+			break;
+		sleep_ms(1);
+	}
+	return seen[0];
+}
+
+/* Every thread of the child shows @want, within SETTLE_MS. */
+static void expect_threads(struct __test_metadata *_metadata, pid_t pid,
+			   pid_t *tids, char want)
+{
+	char seen;
+	int i;
+
+	for (i = 0; i < THREADS; i++) {
+		seen = wait_thread_letter(pid, tids[i], want);
+		ASSERT_EQ(want, seen) TH_LOG("thread %d (0: the leader)", i);
+	}
+}
+
+/*
+ * SIGSTOP to the process stops every thread: the one that takes it asks
+ * the others to stop (kernel/signal.c do_signal_stop()), each shows T,
+ * and the parent hears of the stop once all are; SIGCONT wakes each.
+ */
+TEST_F(threads, sigstop_stops_all)
+{
+	int status = 0;
+
+	threads_start(_metadata, &self->pid, self->tids, &self->report,
+		      THREADS_PAUSE);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	expect_threads(_metadata, self->pid, self->tids, 'T');
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+}
+
+/*
+ * A signal to the process goes to a thread that does not block it, and
+ * wakes it (kernel/signal.c wants_signal(), complete_signal()): the
+ * leader blocks SIGUSR1, another thread's handler runs.
+ */
+TEST_F(threads, signal_skips_blocker)
+{
+	char c;
+
+	threads_start(_metadata, &self->pid, self->tids, &self->report,
+		      THREADS_BLOCK);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	ASSERT_EQ(0, kill(self->pid, SIGUSR1));
+	c = child_report(self->report, SETTLE_MS);
+	ASSERT_TRUE(c > '0' && c < '0' + THREADS) TH_LOG("report '%c'", c);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+}
+
+/*
+ * Nor does it go to a thread in a ptrace stop (kernel/signal.c
+ * wants_signal()): the leader, seized, stops at the entry of the pause()
+ * it restarts, with no signal pending; another thread takes it.
+ */
+TEST_F(threads, signal_skips_traced)
+{
+	int status = 0, err;
+	char c;
+
+	threads_start(_metadata, &self->pid, self->tids, &self->report,
+		      THREADS_PAUSE);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	if (ptrace(PTRACE_SEIZE, self->pid, 0, PTRACE_O_TRACESYSGOOD)) {
+		err = errno;
+		if (err == EPERM && yama_scope() >= 2)
+			SKIP(return, PTRACE_FORBIDDEN);
+		ASSERT_EQ(0, err);
+	}
+	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, self->pid, 0, 0));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
+	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, self->pid, 0, 0));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	ASSERT_EQ(SIGTRAP | 0x80, WSTOPSIG(status));
+	ASSERT_EQ('t', wait_thread_letter(self->pid, self->tids[0], 't'));
+	ASSERT_EQ(0, kill(self->pid, SIGUSR1));
+	c = child_report(self->report, SETTLE_MS);
+	ASSERT_TRUE(c > '0' && c < '0' + THREADS) TH_LOG("report '%c'", c);
+	ASSERT_EQ('t', stat_letter(self->pid));
+}
+
+/*
+ * The thread that exits the process kills the others, asleep in pause()
+ * (kernel/signal.c zap_other_threads()): the process ends, with its code.
+ */
+TEST_F(threads, exit_ends_all)
+{
+	int status = 0;
+
+	threads_start(_metadata, &self->pid, self->tids, &self->report,
+		      THREADS_EXITS);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	ASSERT_EQ(0, kill(self->pid, SIGUSR1));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0))
+		TH_LOG("thread 1 in %c", stat_letter(self->tids[1]));
+	self->pid = 0;
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(THREADS_EXIT, WEXITSTATUS(status));
+}
+
+/*
+ * A thread that blocks a signal of its process, pending for it, hands it
+ * to a thread that can take it, and wakes that one (kernel/signal.c
+ * retarget_shared_pending()).  The leader blocks SIGUSR2; thread 1, asleep
+ * in D as a vfork() parent, is chosen for SIGUSR2 but not woken, and gets
+ * a SIGUSR1 of its own; when the vfork ends, the SIGUSR1 handler blocks
+ * SIGUSR2 and holds: thread 2 must take SIGUSR2.
+ */
+TEST_F(threads, block_retargets)
+{
+	char c;
+
+	threads_start(_metadata, &self->pid, self->tids, &self->report,
+		      THREADS_HOLD);
+	ASSERT_EQ(sizeof(self->vfork),
+		  read(self->report, &self->vfork, sizeof(self->vfork)));
+	ASSERT_EQ('D', wait_thread_letter(self->pid, self->tids[1], 'D'));
+	ASSERT_EQ('S', wait_thread_letter(self->pid, self->tids[0], 'S'));
+	ASSERT_EQ('S', wait_thread_letter(self->pid, self->tids[2], 'S'));
+	ASSERT_EQ(0, kill(self->pid, SIGUSR2));
+	/* chosen, thread 1 sleeps on; no other thread took it */
+	ASSERT_EQ(0, child_report(self->report, CALL_WATCH_MS));
+	ASSERT_EQ('D', stat_letter(self->tids[1]));
+	ASSERT_EQ(0, syscall(SYS_tgkill, self->pid, self->tids[1], SIGUSR1));
+	ASSERT_EQ(0, kill(self->vfork, SIGKILL));
+	self->vfork = 0;
+	c = child_report(self->report, SETTLE_MS);
+	ASSERT_EQ('2', c) TH_LOG("SIGUSR2 taken by thread '%c'", c);
+}
+
+/*
+ * A tracee detached in its group-stop trap goes back to the group stop,
+ * T, and stays there (kernel/ptrace.c __ptrace_unlink()); SIGCONT ends it.
+ */
+TEST_F(jobctl, detach_keeps_group_stop)
+{
+	int status = 0, err;
+
+	if (ptrace(PTRACE_SEIZE, self->pid, 0, 0)) {
+		err = errno;
+		if (err == EPERM && yama_scope() >= 2)
+			SKIP(return, PTRACE_FORBIDDEN);
+		ASSERT_EQ(0, err);
+	}
+	self->traced = true;
+	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(SIGSTOP, WSTOPSIG(status));	/* signal-delivery stop */
+	ASSERT_EQ(0, ptrace(PTRACE_CONT, self->pid, 0, SIGSTOP));
+	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
+	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);	/* group-stop trap */
+	ASSERT_EQ(0, ptrace(PTRACE_DETACH, self->pid, 0, 0));
+	self->traced = false;
+	ASSERT_EQ('T', wait_for_letter(self->pid, 'T'));
+	ASSERT_TRUE(stays(self->pid, 'T'));
+	ASSERT_EQ(0, kill(self->pid, SIGCONT));
+	ASSERT_EQ('S', wait_for_letter(self->pid, 'S'));
+}
+
 TEST_HARNESS_MAIN
