@@ -3636,7 +3636,7 @@ static int threads_started, threads_reported;
 static int threads_fd;
 static char threads_vforks;
 
-static void threads_signalled(int sig)
+static void threads_signalled(int sig __maybe_unused)
 {
 	pid_t tid = syscall(SYS_gettid);
 	char c = '0';
@@ -3743,7 +3743,7 @@ static void threads_start(struct __test_metadata *_metadata, pid_t *pid,
 	}
 	close(fds[1]);
 	*report = fds[0];
-	ASSERT_EQ(THREADS * sizeof(*tids),
+	ASSERT_EQ((ssize_t)(THREADS * sizeof(*tids)),
 		  read(*report, tids, THREADS * sizeof(*tids)));
 }
 
@@ -3881,7 +3881,7 @@ TEST_F(threads, block_retargets)
 
 	threads_start(_metadata, &self->pid, self->tids, &self->report,
 		      THREADS_HOLD);
-	ASSERT_EQ(sizeof(self->vfork),
+	ASSERT_EQ((ssize_t)sizeof(self->vfork),
 		  read(self->report, &self->vfork, sizeof(self->vfork)));
 	ASSERT_EQ('D', wait_thread_letter(self->pid, self->tids[1], 'D'));
 	ASSERT_EQ('S', wait_thread_letter(self->pid, self->tids[0], 'S'));
