@@ -1611,49 +1611,43 @@ static void rtlock_request(struct __test_metadata *_metadata,
 	ASSERT_EQ(3, ret);
 }
 
-TEST(rtlock_reports_D)
+/* A waiter on VERB's lock shows D or, with WAKEUP, keeps a wakeup in saved_state. */
+static void rtlock_expect(struct __test_metadata *_metadata, const char *verb,
+			  bool wakeup)
 {
 	char letter = 0;
-	int woke, kept;
+	int woke = -1, kept = -1;
 
-	rtlock_request(_metadata, "rtlock", &letter, &woke, &kept);
-	if (letter)
+	rtlock_request(_metadata, verb, &letter, &woke, &kept);
+	if (!letter)
+		return;
+	if (!wakeup) {
 		EXPECT_EQ('D', letter);
+		return;
+	}
+	/* the wakeup lands in saved_state: done, and not lost */
+	EXPECT_EQ(1, woke);
+	EXPECT_EQ(1, kept);
+}
+
+TEST(rtlock_reports_D)
+{
+	rtlock_expect(_metadata, "rtlock", false);
 }
 
 TEST(rtlock_keeps_wakeup)
 {
-	char letter = 0;
-	int woke = -1, kept = -1;
-
-	rtlock_request(_metadata, "rtlock", &letter, &woke, &kept);
-	if (letter) {
-		/* the wakeup lands in saved_state: done, and not lost */
-		EXPECT_EQ(1, woke);
-		EXPECT_EQ(1, kept);
-	}
+	rtlock_expect(_metadata, "rtlock", true);
 }
 
 TEST(rtlock_rwlock_reports_D)
 {
-	char letter = 0;
-	int woke, kept;
-
-	rtlock_request(_metadata, "rtlock_rw", &letter, &woke, &kept);
-	if (letter)
-		EXPECT_EQ('D', letter);
+	rtlock_expect(_metadata, "rtlock_rw", false);
 }
 
 TEST(rtlock_rwlock_keeps_wakeup)
 {
-	char letter = 0;
-	int woke = -1, kept = -1;
-
-	rtlock_request(_metadata, "rtlock_rw", &letter, &woke, &kept);
-	if (letter) {
-		EXPECT_EQ(1, woke);
-		EXPECT_EQ(1, kept);
-	}
+	rtlock_expect(_metadata, "rtlock_rw", true);
 }
 
 /*
