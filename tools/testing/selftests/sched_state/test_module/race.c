@@ -8,7 +8,6 @@
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/timekeeping.h>
 
 #include "test_sched_state.h"
 
@@ -24,11 +23,12 @@
  * has just written (stores drain in order, each of these a miss); a random
  * delay of up to RACE_SWEEP loops sweeps its test across the waker's store.
  *
- * A wakeup is lost when wake_up_process() found the sleeper still running
- * (returned 0) and the sleeper then slept out RACE_BOUND all the same, the
- * wakeup long past.  A sleeper that merely ran late, its vCPU starved by the
- * host, was woken (1) and does not count.  Past <ms> the sleeper stops;
- * reply the rounds it finished and the wakeups lost.
+ * A wakeup is lost when the sleeper is still asleep RACE_BOUND / 2 after
+ * wake_up_process() returned, whatever that returned: the waker wakes it
+ * again, and counts it when that wakeup finds it asleep.  A sleeper that
+ * merely runs late, its vCPU starved by the host, was woken and is not.
+ * Past <ms> the sleeper stops; reply the rounds it finished and the
+ * wakeups lost.
  */
 #define RACE_BOUND	msecs_to_jiffies(100)
 #define RACE_MAX_LOST	10
@@ -39,9 +39,6 @@ struct sched_state_race {
 	struct task_struct *sleeper, *waker;
 	unsigned int rounds, done, lost;
 	unsigned long deadline;	/* in jiffies */
-	int woken_round;	/* the last round whose wakeup has returned */
-	int woke;		/* what wake_up_process() returned then */
-	u64 woken_ns;		/* and when it returned */
 	struct completion finished;
 	/* each on a line of its own: the two CPUs write them */
 	int cond ____cacheline_aligned;	/* the round the waker has signalled */
@@ -71,26 +68,34 @@ static bool race_meet(int *mine, int *theirs, int round)
 
 static bool race_wait_round(struct sched_state_race *r, int round)
 {
-	long left;
-
 	for (;;) {
 		set_current_state(TASK_UNINTERRUPTIBLE);
 		if (READ_ONCE(r->cond) >= round)
 			return true;
-		left = schedule_timeout(RACE_BOUND);
-		if (kthread_should_stop())
+		schedule_timeout(RACE_BOUND);
+		if (kthread_should_stop() || time_after(jiffies, r->deadline))
 			return false;
-		if (time_after(jiffies, r->deadline))
-			return false;
-		/* pairs with the waker's release: woken_ns is that round's */
-		if (!left && smp_load_acquire(&r->woken_round) >= round &&
-		    !READ_ONCE(r->woke) &&
-		    ktime_get_ns() - READ_ONCE(r->woken_ns) >
-		    jiffies_to_nsecs(RACE_BOUND) / 2) {
-			r->lost++;
-			return true;
-		}
 	}
+}
+
+/* Whether the sleeper ends @round within RACE_BOUND / 2 of its wakeup. */
+static bool race_round_ends(struct sched_state_race *r, int round)
+{
+	unsigned long end = jiffies + RACE_BOUND / 2, spins = 0;
+
+	while ((int)READ_ONCE(r->done) < round) {
+		if (READ_ONCE(r->sleeper_round) == INT_MAX)
+			return true;
+		if (!(++spins % 1024)) {
+			if (kthread_should_stop())
+				return true;
+			if (time_after(jiffies, end))
+				return false;
+			cond_resched();
+		}
+		cpu_relax();
+	}
+	return true;
 }
 
 static int race_sleeper_fn(void *data)
@@ -99,7 +104,8 @@ static int race_sleeper_fn(void *data)
 	unsigned int delay, i;
 	int round;
 
-	for (round = 1; round <= r->rounds && r->lost < RACE_MAX_LOST; round++) {
+	for (round = 1; round <= r->rounds && READ_ONCE(r->lost) < RACE_MAX_LOST;
+	     round++) {
 		if (time_after(jiffies, r->deadline))
 			break;
 		delay = get_random_u32_below(RACE_SWEEP + 1);
@@ -113,7 +119,7 @@ static int race_sleeper_fn(void *data)
 		if (!race_wait_round(r, round))
 			break;
 		__set_current_state(TASK_RUNNING);
-		r->done = round;
+		WRITE_ONCE(r->done, round);
 	}
 	__set_current_state(TASK_RUNNING);
 	WRITE_ONCE(r->sleeper_round, INT_MAX);
@@ -137,10 +143,10 @@ static int race_waker_fn(void *data)
 		if (READ_ONCE(r->sleeper_round) == INT_MAX)
 			break;
 		WRITE_ONCE(r->cond, round);
-		WRITE_ONCE(r->woke, wake_up_process(r->sleeper));
-		WRITE_ONCE(r->woken_ns, ktime_get_ns());
-		/* publish woke and woken_ns with the round: race_wait_round() */
-		smp_store_release(&r->woken_round, round);
+		wake_up_process(r->sleeper);
+		/* still asleep: that wakeup was lost, and this one ends the sleep */
+		if (!race_round_ends(r, round) && wake_up_process(r->sleeper))
+			WRITE_ONCE(r->lost, r->lost + 1);
 	}
 	sched_state_wait_for_stop();
 	return 0;
