@@ -37,7 +37,8 @@ consumers()
 
 # The checks that need neither root nor the module
 export CHILD_CHECKS="busy_loop_is_R pipe_read_sleeps_S sigstop_stops_T sigkill_ends_stopped
-	ptrace_stop_is_t sigkill_ends_traced unreaped_exit_is_Z"
+	ptrace_stop_is_t sigkill_ends_traced sigkill_during_request blocked_fault_kills
+	unreaped_exit_is_Z"
 
 # make kselftest on this host's kernel, KDIR naming no tree (the module
 # must not load into the running kernel): the module-free checks pass, the

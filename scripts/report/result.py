@@ -198,7 +198,7 @@ def host(result):
                    ', '.join(f"{t['name']} {t['result']}" for t in top))
     nested = [t for t in tests if t['depth'] == 1]
     bad += children(nested, top[0]['planned'] if top else None, r'[a-z]',
-                    rf'freezer\.[A-Za-z_]+|{FREE}')
+                    rf'freezer2?\.[A-Za-z_]+|{FREE}')
     c = r['counts']
     print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
           f"{c['skip']} skip, {c['fail']} fail")

@@ -30,12 +30,15 @@ cleanup()
 			{ echo "wake ${line%% *}" >"$CONTROL"; } 2>/dev/null ;;
 		esac
 	done
-	# a frozen task cannot die: thaw the freezer checks' cgroup
+	# a frozen task cannot die: thaw the freezer checks' cgroups
 	while read -r _ mnt type opts _; do
 		cg=$mnt/sched_state
-		case $type,$opts, in cgroup,*,freezer,*) ;; *) continue ;; esac
 		[ -d "$cg" ] || continue
-		echo THAWED >"$cg/freezer.state"
+		case $type,$opts, in
+		cgroup,*,freezer,*) echo THAWED >"$cg/freezer.state" ;;
+		cgroup2,*) echo 0 >"$cg/cgroup.freeze" ;;
+		*) continue ;;
+		esac
 		while read -r pid; do
 			[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = sched_state_tes ] &&
 				kill -KILL "$pid"
@@ -44,7 +47,9 @@ cleanup()
 			rmdir "$cg" 2>/dev/null && break
 			sleep 0.1
 		done
-		case $mnt in /tmp/sched_state_freezer.*) umount "$mnt" && rmdir "$mnt" ;; esac
+		case $mnt in /tmp/sched_state_freezer.* | /tmp/sched_state_cgroup2.*)
+			umount "$mnt" && rmdir "$mnt" ;;
+		esac
 	done </proc/mounts
 	# the hung-task checks' sysctls
 	for sv in $saved; do

@@ -210,8 +210,9 @@ static pid_t fork_pausing_child(void)
 	return pid;
 }
 
-/* Reap @pid, which must die of SIGKILL within SETTLE_MS. */
-static void expect_killed(struct __test_metadata *_metadata, pid_t *pid)
+/* Reap @pid, which must die of @sig within SETTLE_MS. */
+static void expect_signalled(struct __test_metadata *_metadata, pid_t *pid,
+			     int sig)
 {
 	int ms, status = 0;
 	pid_t ret = 0;
@@ -224,7 +225,7 @@ static void expect_killed(struct __test_metadata *_metadata, pid_t *pid)
 	ASSERT_EQ(*pid, ret) TH_LOG("still there, in %c", stat_letter(*pid));
 	*pid = 0;
 	ASSERT_TRUE(WIFSIGNALED(status));
-	ASSERT_EQ(SIGKILL, WTERMSIG(status));
+	ASSERT_EQ(sig, WTERMSIG(status));
 }
 
 /* A child spinning in user space is running. */
@@ -291,7 +292,7 @@ TEST_F(child, sigkill_ends_stopped)
 {
 	stop_child(_metadata, &self->pid);
 	ASSERT_EQ(0, kill(self->pid, SIGKILL));
-	expect_killed(_metadata, &self->pid);
+	expect_signalled(_metadata, &self->pid, SIGKILL);
 }
 
 /* Yama's kernel.yama.ptrace_scope; 0 without Yama. */
@@ -351,21 +352,92 @@ TEST_F(child, sigkill_ends_traced)
 	if (!trace_child(_metadata, &self->pid, &self->traced))
 		SKIP(return, PTRACE_FORBIDDEN);
 	ASSERT_EQ(0, kill(self->pid, SIGKILL));
-	expect_killed(_metadata, &self->pid);
+	expect_signalled(_metadata, &self->pid, SIGKILL);
+}
+
+/*
+ * SIGKILL while we are inside a ptrace request, which holds the tracee in
+ * its stop (JOBCTL_PTRACE_FROZEN), ends it once the request is done:
+ * ptrace_unfreeze_traced() wakes it, no longer traced, so its tracer sees
+ * it killed, never stopped (kernel/ptrace.c).  A second child kills it
+ * while we issue requests back to back; not every kill lands in one.
+ */
+#define REQUEST_KILLS	10
+
+TEST_F(child, sigkill_during_request)
+{
+	unsigned long msg, n;
+	pid_t killer;
+	int i;
+
+	for (i = 0; i < REQUEST_KILLS; i++) {
+		if (!trace_child(_metadata, &self->pid, &self->traced))
+			SKIP(return, PTRACE_FORBIDDEN);
+		killer = fork();
+		ASSERT_LE(0, killer);
+		if (killer == 0) {
+			usleep(100 * i);
+			kill(self->pid, SIGKILL);
+			_exit(0);
+		}
+		errno = 0;
+		for (n = 0; n < 1000000; n++)
+			if (ptrace(PTRACE_GETEVENTMSG, self->pid, 0, &msg))
+				break;
+		ASSERT_EQ(ESRCH, errno) TH_LOG("not killed");
+		ASSERT_EQ(killer, waitpid(killer, NULL, 0));
+		expect_signalled(_metadata, &self->pid, SIGKILL);
+		self->traced = false;
+	}
+}
+
+/*
+ * A fault's signal is forced (force_sig_info_to_task(), kernel/signal.c):
+ * blocked, it is unblocked and delivered, here to end the task, where a
+ * signal sent to it would stay pending.  No core is dumped.
+ */
+#define FAULT_COMM	"sched_state_seg"
+
+TEST_F(child, blocked_fault_kills)
+{
+	self->pid = fork();
+	ASSERT_LE(0, self->pid);
+	if (self->pid == 0) {
+		struct rlimit no_core = { 0, 0 };
+		sigset_t set;
+		int *none;
+
+		prctl(PR_SET_NAME, FAULT_COMM);
+		detach_fds(-1);
+		sigemptyset(&set);
+		sigaddset(&set, SIGSEGV);
+		none = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+		if (none == MAP_FAILED || setrlimit(RLIMIT_CORE, &no_core) ||
+		    sigprocmask(SIG_BLOCK, &set, NULL))
+			_exit(1);
+		*none = 0;
+		_exit(0);
+	}
+	expect_signalled(_metadata, &self->pid, SIGSEGV);
 }
 
 /*
  * A child that has exited and is not reaped yet is a zombie.  exit_notify()
  * wakes the parent before the child is done, so wait for the letter.
  */
+#define ZOMBIE_COMM	"sched_state_z"
+
 TEST_F(child, unreaped_exit_is_Z)
 {
 	siginfo_t info = {};
 
 	self->pid = fork();
 	ASSERT_LE(0, self->pid);
-	if (self->pid == 0)
+	if (self->pid == 0) {
+		prctl(PR_SET_NAME, ZOMBIE_COMM);
 		_exit(0);
+	}
 
 	/* wait for the exit, but leave the child unreaped */
 	ASSERT_EQ(0, waitid(P_PID, self->pid, &info, WEXITED | WNOWAIT));
@@ -400,8 +472,9 @@ FIXTURE(freezer) {
 	struct freezer_cg fz;
 };
 
-/* A mount of the v1 freezer's hierarchy, in @dir. */
-static bool freezer_mount_found(char *dir, size_t len)
+/* A mount of @type (with option @opt, if not NULL), in @dir. */
+static bool mount_found(char *dir, size_t len, const char *type,
+			const char *opt)
 {
 	FILE *f = setmntent("/proc/self/mounts", "r");
 	struct mntent *m;
@@ -410,7 +483,7 @@ static bool freezer_mount_found(char *dir, size_t len)
 	if (!f)
 		return false;
 	while (!found && (m = getmntent(f)))
-		if (!strcmp(m->mnt_type, "cgroup") && hasmntopt(m, "freezer"))
+		if (!strcmp(m->mnt_type, type) && (!opt || hasmntopt(m, opt)))
 			found = snprintf(dir, len, "%s", m->mnt_dir) < (int)len;
 	endmntent(f);
 	return found;
@@ -481,16 +554,26 @@ static void freezer_child_signalled(int sig)
 		_exit(1);
 }
 
-static void freezer_child(int fd)
+/*
+ * Asleep in nanosleep(); for @mode R spinning in user space instead, for D
+ * asleep in the module in TASK_KILLABLE once a signal ends nanosleep().
+ */
+static void freezer_child(int fd, char mode)
 {
 	struct sigaction sa = { .sa_handler = freezer_child_signalled };
 	struct timespec ts = { 3600, 0 };
+	char reply[64];
 
 	freezer_child_fd = detach_fds(fd);
 	if (sigaction(SIGUSR1, &sa, NULL) || write(freezer_child_fd, "r", 1) != 1)
 		_exit(1);
-	for (;;)
-		nanosleep(&ts, NULL);
+	for (;;) {
+		if (mode == 'R')
+			continue;
+		if (nanosleep(&ts, NULL) && mode == 'D')
+			control(reply, sizeof(reply), "sleep killable %d 0\n",
+				SCHED_STATE_MAX_SLEEP_MS);
+	}
 }
 
 /*
@@ -531,7 +614,7 @@ FIXTURE_SETUP(freezer)
 	fz->pipe = -1;
 	if (geteuid())
 		SKIP(return, "needs root");
-	if (!freezer_mount_found(fz->mnt, sizeof(fz->mnt))) {
+	if (!mount_found(fz->mnt, sizeof(fz->mnt), "cgroup", "freezer")) {
 		snprintf(fz->mnt, sizeof(fz->mnt), "%s", FREEZER_MNT);
 		ASSERT_EQ(0, mkdtemp(fz->mnt) ? 0 : errno);
 		if (mount("sched_state", fz->mnt, "cgroup", 0, "freezer")) {
@@ -558,10 +641,11 @@ FIXTURE_TEARDOWN(freezer)
 	freezer_release(&self->fz);
 }
 
-/* Fork the child, and wait until it sleeps in nanosleep(). */
+/* Fork the child in @mode, and wait until it sleeps, or spins. */
 static void freezer_fork(struct __test_metadata *_metadata,
-			 struct freezer_cg *fz)
+			 struct freezer_cg *fz, char mode)
 {
+	char letter = mode == 'R' ? 'R' : 'S';
 	int fds[2];
 
 	ASSERT_EQ(0, pipe(fds));
@@ -569,14 +653,14 @@ static void freezer_fork(struct __test_metadata *_metadata,
 	ASSERT_LE(0, fz->pid);
 	if (fz->pid == 0) {
 		close(fds[0]);
-		freezer_child(fds[1]);
+		freezer_child(fds[1], mode);
 	}
 	close(fds[1]);
 	fz->pipe = fds[0];
 	ASSERT_EQ('r', child_report(fz->pipe, SETTLE_MS));
 	/* TASK_FREEZABLE is not reported */
-	ASSERT_EQ('S', wait_for_letter(fz->pid, 'S'));
-	ASSERT_EQ('S', status_letter(fz->pid));
+	ASSERT_EQ(letter, wait_for_letter(fz->pid, letter));
+	ASSERT_EQ(letter, status_letter(fz->pid));
 }
 
 /* Move the child into the cgroup. */
@@ -593,7 +677,7 @@ static void freezer_attach(struct __test_metadata *_metadata,
 static void freezer_start(struct __test_metadata *_metadata,
 			  struct freezer_cg *fz)
 {
-	freezer_fork(_metadata, fz);
+	freezer_fork(_metadata, fz, 'S');
 	freezer_attach(_metadata, fz);
 	ASSERT_EQ('S', stat_letter(fz->pid));
 }
@@ -685,7 +769,7 @@ TEST_F(freezer, frozen_on_attach)
 	long before;
 
 	ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
-	freezer_fork(_metadata, fz);
+	freezer_fork(_metadata, fz, 'S');
 	before = settled_switches(fz->pid, 'S');
 	ASSERT_LE(0, before);
 	freezer_attach(_metadata, fz);
@@ -1060,7 +1144,7 @@ TEST_F(sleep, sigkill)
 		ASSERT_EQ(1, wake("wake", self->child.pid));
 	}
 	ASSERT_STREQ("", sleeper_result(&self->child));	/* it died in the request */
-	expect_killed(_metadata, &self->child.pid);
+	expect_signalled(_metadata, &self->child.pid, SIGKILL);
 }
 
 /* A sleep nobody ends times out. */
@@ -1096,14 +1180,14 @@ TEST_F(sleep, sigkill_pending)
 	if (variant->woken_by_sigkill) {
 		ASSERT_LT(0, start_sleeper(&self->child, variant->name,
 					   SCHED_STATE_MAX_SLEEP_MS, SIGKILL));
-		expect_killed(_metadata, &self->child.pid);
+		expect_signalled(_metadata, &self->child.pid, SIGKILL);
 		return;
 	}
 	sleeper_asleep(_metadata, &self->child, variant->name, variant->letter,
 		       SIGKILL);
 	ASSERT_TRUE(stays(self->child.pid, variant->letter));
 	ASSERT_EQ(1, wake("wake", self->child.pid));
-	expect_killed(_metadata, &self->child.pid);
+	expect_signalled(_metadata, &self->child.pid, SIGKILL);
 }
 
 /* Sixteen module kthreads asleep in one state, against the load. */
@@ -1278,6 +1362,135 @@ TEST_F(load, nr_uninterruptible)
 		    asleep - before >= LOAD_THREADS - LOAD_NOISE :
 		    asleep - before <= LOAD_NOISE);
 	EXPECT_GE(LOAD_NOISE, after - before);
+}
+
+/*
+ * A running child cannot be frozen in place: freeze_task() wakes it with a
+ * fake signal to freeze itself in __refrigerator() (kernel/freezer.c), in
+ * TASK_FROZEN, shown as D, the cgroup FROZEN.
+ */
+TEST_F(freezer, running_frozen)
+{
+	freezer_fork(_metadata, &self->fz, 'R');
+	freezer_attach(_metadata, &self->fz);
+	ASSERT_TRUE(freezer_set(self->fz.cg, "FROZEN"));
+	ASSERT_EQ('D', stat_letter(self->fz.pid));
+}
+
+/*
+ * The cgroup v2 freezer traps a task in do_freezer_trap() (kernel/signal.c),
+ * in TASK_INTERRUPTIBLE | TASK_FREEZABLE, shown as S, not in TASK_FROZEN,
+ * until cgroup.freeze is 0 again.  sched_state.sh removes a CGROUP2_MNT
+ * left behind.
+ */
+#define CGROUP2_MNT	"/tmp/sched_state_cgroup2.XXXXXX"
+
+FIXTURE(freezer2) {
+	struct freezer_cg fz;
+};
+
+FIXTURE_SETUP(freezer2)
+{
+	struct freezer_cg *fz = &self->fz;
+	char path[PATH_MAX + 32];
+
+	fz->pipe = -1;
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (!mount_found(fz->mnt, sizeof(fz->mnt), "cgroup2", NULL)) {
+		snprintf(fz->mnt, sizeof(fz->mnt), "%s", CGROUP2_MNT);
+		ASSERT_EQ(0, mkdtemp(fz->mnt) ? 0 : errno);
+		if (mount("sched_state", fz->mnt, "cgroup2", 0, NULL)) {
+			rmdir(fz->mnt);
+			SKIP(return, "no cgroup2");
+		}
+		fz->mounted = true;
+	}
+	snprintf(fz->cg, sizeof(fz->cg), "%s/%s", fz->mnt, FREEZER_CGROUP);
+	snprintf(path, sizeof(path), "%s/cgroup.freeze", fz->cg);
+	/* a container's cgroup2 may be read-only */
+	if ((mkdir(fz->cg, 0755) && errno != EEXIST) || access(path, W_OK)) {
+		freezer_release(fz);
+		SKIP(return, "no cgroup.freeze");
+	}
+}
+
+FIXTURE_TEARDOWN(freezer2)
+{
+	if (self->fz.cg[0])
+		cg_write(self->fz.cg, "cgroup.freeze", "0");
+	freezer_release(&self->fz);
+}
+
+/* True once cgroup.events says "frozen 1", within SETTLE_MS. */
+static bool cgroup2_frozen(const char *cg)
+{
+	char path[PATH_MAX + 32], buf[128];
+	ssize_t n;
+	int fd, ms;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", cg);
+	for (ms = 0; ms < SETTLE_MS; ms++) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		if (strstr(buf, "frozen 1"))
+			return true;
+		sleep_ms(1);
+	}
+	return false;
+}
+
+/* A child spinning in user space is trapped asleep, in S. */
+TEST_F(freezer2, trapped_in_S)
+{
+	freezer_fork(_metadata, &self->fz, 'R');
+	freezer_attach(_metadata, &self->fz);
+	ASSERT_EQ(0, cg_write(self->fz.cg, "cgroup.freeze", "1"));
+	ASSERT_TRUE(cgroup2_frozen(self->fz.cg));
+	ASSERT_EQ('S', stat_letter(self->fz.pid));
+}
+
+/*
+ * Thawed, a task frozen in place gets its state back and keeps no copy in
+ * saved_state (__restore_freezer_state()), which a later wakeup would match
+ * (ttwu_state_match(), kernel/sched/core.c): asleep later in TASK_KILLABLE,
+ * the TASK_INTERRUPTIBLE mask must not match it.  Fixed in v6.8.
+ */
+TEST_F(freezer, thaw_clears_saved_state)
+{
+	struct freezer_cg *fz = &self->fz;
+	const char *why = no_module();
+	long before, after = -1;
+
+	if (why)
+		SKIP(return, "%s", why);
+	freezer_fork(_metadata, fz, 'D');
+	freezer_attach(_metadata, fz);
+	freeze_in_place(_metadata, fz, &before, &after);
+	ASSERT_EQ(before, after) TH_LOG("not frozen in place");
+	ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
+	ASSERT_EQ(0, kill(fz->pid, SIGUSR1));
+	ASSERT_EQ('s', child_report(fz->pipe, SETTLE_MS));
+	ASSERT_EQ('D', wait_for_letter(fz->pid, 'D'));
+	ASSERT_LE(0, settled_switches(fz->pid, 'D'));
+	EXPECT_EQ(0, wake("wake_interruptible", fz->pid));
+}
+
+/* Blocked in TASK_FROZEN, it does not count in the load (block_task()). */
+TEST_F(freezer, frozen_not_in_load)
+{
+	long before = sum_nr_uninterruptible();
+
+	if (before == LONG_MIN)
+		SKIP(return, "no .nr_uninterruptible in " SCHED_DEBUG);
+	freezer_fork(_metadata, &self->fz, 'R');
+	freezer_attach(_metadata, &self->fz);
+	ASSERT_TRUE(freezer_set(self->fz.cg, "FROZEN"));
+	EXPECT_EQ(before, nr_uninterruptible_settles(before, 0, 0));
 }
 
 /*
@@ -1898,7 +2111,7 @@ TEST_F(way_signal, signals)
 	ASSERT_EQ(0, poll(&p, 1, WAY_STAYS_MS)) TH_LOG("ended by a signal");
 	ASSERT_EQ(variant->letter, stat_letter(self->child.pid));
 	ASSERT_EQ(0, kill(self->child.pid, SIGKILL));
-	expect_killed(_metadata, &self->child.pid);
+	expect_signalled(_metadata, &self->child.pid, SIGKILL);
 }
 
 /*
@@ -2618,7 +2831,7 @@ TEST_F(call, sleep)
 	call_signal(_metadata, self->pid, self->report, variant->letter,
 		    variant->signal);
 	ASSERT_EQ(0, kill(self->pid, SIGKILL));
-	expect_killed(_metadata, &self->pid);
+	expect_signalled(_metadata, &self->pid, SIGKILL);
 }
 
 /*
@@ -2738,7 +2951,7 @@ TEST_F(jobctl, sigkill_skips_syscall_stop)
 	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, self->pid, 0, 0));
 	ASSERT_EQ('S', wait_asleep(self->pid));
 	ASSERT_EQ(0, kill(self->pid, SIGKILL));
-	expect_killed(_metadata, &self->pid);
+	expect_signalled(_metadata, &self->pid, SIGKILL);
 }
 
 /*
