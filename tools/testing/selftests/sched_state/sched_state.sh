@@ -12,7 +12,7 @@ MOD=test_sched_state
 KO=$DIR/test_module/$MOD.ko
 CONTROL=/sys/kernel/debug/$MOD/control
 prog=sched_state_test
-why='' ours='' mounted='' saved='' load_failed=''
+why='' ours='' mounted='' saved='' core='' load_failed=''
 
 loaded()
 {
@@ -51,10 +51,11 @@ cleanup()
 			umount "$mnt" && rmdir "$mnt" ;;
 		esac
 	done </proc/mounts
-	# the hung-task checks' sysctls
+	# the hung-task checks' sysctls, threads.dump_waits_idle's core_pattern
 	for sv in $saved; do
 		echo "${sv#*=}" >"/proc/sys/kernel/hung_task_${sv%%=*}"
 	done
+	[ -z "$core" ] || echo "$core" >/proc/sys/kernel/core_pattern
 	if [ -n "$ours" ] && loaded; then
 		for _ in $(seq 50); do
 			rmmod "$MOD" 2>/dev/null && break
@@ -86,6 +87,7 @@ else
 		f=/proc/sys/kernel/hung_task_$s
 		[ -w "$f" ] && saved="$saved $s=$(cat "$f")"
 	done
+	core=$(cat /proc/sys/kernel/core_pattern 2>/dev/null)
 	trap cleanup EXIT
 	trap 'exit 1' INT TERM
 	if ! grep -q " /sys/kernel/debug debugfs " /proc/mounts; then

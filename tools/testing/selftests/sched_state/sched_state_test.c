@@ -1642,15 +1642,13 @@ FIXTURE_VARIANT_ADD(hung_task_count, woken) {
 	.woken = true,
 };
 
-/* Read sysctl hung_task_@name into @buf, then write @value if not NULL. */
-static int hung_sysctl(const char *name, char *buf, size_t len,
-		       const char *value)
+/* Read sysctl @path into @buf, then write @value if not NULL. */
+static int sysctl_rw(const char *path, char *buf, size_t len,
+		     const char *value)
 {
-	char path[96];
 	ssize_t n;
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), HUNG_SYSCTL "%s", name);
 	fd = open(path, value ? O_RDWR : O_RDONLY);
 	if (fd < 0)
 		return -errno;
@@ -1660,6 +1658,15 @@ static int hung_sysctl(const char *name, char *buf, size_t len,
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+static int hung_sysctl(const char *name, char *buf, size_t len,
+		       const char *value)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), HUNG_SYSCTL "%s", name);
+	return sysctl_rw(path, buf, len, value);
 }
 
 static long hung_count(void)
@@ -3808,6 +3815,10 @@ enum threads_how {
 	THREADS_HOLD,	/* see threads.block_retargets */
 };
 
+/* threads.dump_waits_idle dumps to a helper that reads nothing */
+#define CORE_PATTERN	"/proc/sys/kernel/core_pattern"
+#define CORE_SINK	"|/bin/sleep 3"
+
 FIXTURE(threads) {
 	pid_t pid;
 	pid_t tids[THREADS];
@@ -3820,10 +3831,16 @@ FIXTURE_SETUP(threads)
 	self->report = -1;
 }
 
+static char threads_core_pattern[256];
+
 FIXTURE_TEARDOWN(threads)
 {
+	char buf[sizeof(threads_core_pattern)];
 	int ms;
 
+	if (threads_core_pattern[0])
+		sysctl_rw(CORE_PATTERN, buf, sizeof(buf), threads_core_pattern);
+	threads_core_pattern[0] = '\0';
 	if (self->report >= 0)
 		close(self->report);
 	if (self->vfork > 0)
@@ -3982,6 +3999,33 @@ static void expect_threads(struct __test_metadata *_metadata, pid_t pid,
 		seen = wait_thread_letter(pid, tids[i], want);
 		ASSERT_EQ(want, seen) TH_LOG("thread %d (0: the leader)", i);
 	}
+}
+
+/*
+ * While a thread dumps core, the others wait for it in coredump_task_exit()
+ * in TASK_IDLE | TASK_FREEZABLE, shown I, not D: a slow dump is not a hung
+ * task (kernel/exit.c, since v6.12).  SIGQUIT goes to the leader, which
+ * dumps into CORE_SINK; sched_state.sh restores core_pattern if killed.
+ */
+TEST_F(threads, dump_waits_idle)
+{
+	int i;
+
+	if (geteuid())
+		SKIP(return, "needs root");
+	if (!ksft_min_kernel_version(6, 12))
+		SKIP(return, "a dump's threads wait in D before v6.12");
+	if (access("/bin/sleep", X_OK))
+		SKIP(return, "no /bin/sleep");
+	ASSERT_EQ(0, sysctl_rw(CORE_PATTERN, threads_core_pattern,
+			       sizeof(threads_core_pattern), CORE_SINK));
+	threads_start(_metadata, &self->pid, self->tids, &self->report,
+		      THREADS_PAUSE);
+	expect_threads(_metadata, self->pid, self->tids, 'S');
+	ASSERT_EQ(0, kill(self->pid, SIGQUIT));
+	for (i = 1; i < THREADS; i++)
+		EXPECT_EQ('I', wait_thread_letter(self->pid, self->tids[i], 'I'))
+			TH_LOG("thread %d", i);
 }
 
 /*
