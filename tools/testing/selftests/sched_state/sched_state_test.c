@@ -2782,16 +2782,15 @@ static bool call_blocks(struct __test_metadata *_metadata, pid_t pid,
 /*
  * A caught signal, without SA_RESTART, ends an S sleep with EINTR (or the
  * call restarts it), and wakes no D sleeper: its voluntary switches stay.
+ * Sent once the child is asleep in the call, its switches settled: a
+ * signal that came first would end the call without a wakeup.
  */
 static void call_signal(struct __test_metadata *_metadata, pid_t pid,
 			int report, char letter, enum call_signal what)
 {
-	long n = -1;
+	long n = settled_switches(pid, letter);
 
-	if (what == CALL_SLEEPS) {
-		n = settled_switches(pid, letter);
-		ASSERT_LE(0, n);
-	}
+	ASSERT_LE(0, n);
 	ASSERT_EQ(0, kill(pid, SIGUSR1));
 	switch (what) {
 	case CALL_ENDS:
