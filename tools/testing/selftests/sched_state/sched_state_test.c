@@ -4014,6 +4014,8 @@ TEST_F(threads, dump_waits_idle)
 		SKIP(return, "needs root");
 	if (!ksft_min_kernel_version(6, 12))
 		SKIP(return, "a dump's threads wait in D before v6.12");
+	if (access(CORE_PATTERN, W_OK))
+		SKIP(return, "needs CONFIG_COREDUMP");
 	if (access("/bin/sleep", X_OK))
 		SKIP(return, "no /bin/sleep");
 	ASSERT_EQ(0, sysctl_rw(CORE_PATTERN, threads_core_pattern,
