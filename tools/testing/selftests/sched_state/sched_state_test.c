@@ -1406,7 +1406,9 @@ FIXTURE_SETUP(freezer2)
 		}
 		fz->mounted = true;
 	}
-	snprintf(fz->cg, sizeof(fz->cg), "%s/%s", fz->mnt, FREEZER_CGROUP);
+	if (snprintf(fz->cg, sizeof(fz->cg), "%s/%s", fz->mnt,
+		     FREEZER_CGROUP) >= (int)sizeof(fz->cg))
+		fz->cg[0] = '\0';
 	snprintf(path, sizeof(path), "%s/cgroup.freeze", fz->cg);
 	/* a container's cgroup2 may be read-only */
 	if ((mkdir(fz->cg, 0755) && errno != EEXIST) || access(path, W_OK)) {
