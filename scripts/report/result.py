@@ -180,7 +180,7 @@ def children(tests, planned, reason, may_pass=FREE):
         bad.append(f'{len(tests)} results, planned {planned}')
     for t in tests:
         named = t['name'] in want or re.fullmatch(may_pass, t['name'])
-        reasoned = re.fullmatch(r'[A-Za-z_.]+', t['name']) and (
+        reasoned = re.fullmatch(r'[A-Za-z0-9_.]+', t['name']) and (
             re.match(reason, t['comment'] or '') or named and t['comment'])
         if not (t['result'] == 'pass' and named or t['result'] == 'skip' and reasoned):
             bad.append(f"{t['name']}: {t['result']} {t['comment'] or ''}, "
