@@ -505,27 +505,34 @@ static int cg_write(const char *cg, const char *name, const char *val)
 	return ret;
 }
 
-/* True once freezer.state reads @state, within SETTLE_MS. */
-static bool freezer_is(const char *cg, const char *state)
+/* True once a line of @cg's file @name is @line, within SETTLE_MS. */
+static bool cg_reads(const char *cg, const char *name, const char *line)
 {
-	char path[PATH_MAX + 32], buf[32];
+	char path[PATH_MAX + 32], want[64], buf[128];
 	ssize_t n;
 	int fd, ms;
 
-	snprintf(path, sizeof(path), "%s/freezer.state", cg);
+	snprintf(path, sizeof(path), "%s/%s", cg, name);
+	snprintf(want, sizeof(want), "\n%s\n", line);
 	for (ms = 0; ms < SETTLE_MS; ms++) {
 		fd = open(path, O_RDONLY);
 		if (fd < 0)
 			return false;
-		n = read(fd, buf, sizeof(buf) - 1);
+		buf[0] = '\n';
+		n = read(fd, buf + 1, sizeof(buf) - 2);
 		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		buf[strcspn(buf, "\n")] = '\0';
-		if (!strcmp(buf, state))
+		buf[n > 0 ? n + 1 : 1] = '\0';
+		if (strstr(buf, want))
 			return true;
 		sleep_ms(1);
 	}
 	return false;
+}
+
+/* True once freezer.state reads @state, within SETTLE_MS. */
+static bool freezer_is(const char *cg, const char *state)
+{
+	return cg_reads(cg, "freezer.state", state);
 }
 
 /* Ask for freezer.state @state; true once it reads so, within SETTLE_MS. */
@@ -1424,35 +1431,13 @@ FIXTURE_TEARDOWN(freezer2)
 	freezer_release(&self->fz);
 }
 
-/* True once cgroup.events says "frozen 1", within SETTLE_MS. */
-static bool cgroup2_frozen(const char *cg)
-{
-	char path[PATH_MAX + 32], buf[128];
-	ssize_t n;
-	int fd, ms;
-
-	snprintf(path, sizeof(path), "%s/cgroup.events", cg);
-	for (ms = 0; ms < SETTLE_MS; ms++) {
-		fd = open(path, O_RDONLY);
-		if (fd < 0)
-			return false;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		buf[n > 0 ? n : 0] = '\0';
-		if (strstr(buf, "frozen 1"))
-			return true;
-		sleep_ms(1);
-	}
-	return false;
-}
-
 /* A child spinning in user space is trapped asleep, in S. */
 TEST_F(freezer2, trapped_in_S)
 {
 	freezer_fork(_metadata, &self->fz, 'R');
 	freezer_attach(_metadata, &self->fz);
 	ASSERT_EQ(0, cg_write(self->fz.cg, "cgroup.freeze", "1"));
-	ASSERT_TRUE(cgroup2_frozen(self->fz.cg));
+	ASSERT_TRUE(cg_reads(self->fz.cg, "cgroup.events", "frozen 1"));
 	ASSERT_EQ('S', stat_letter(self->fz.pid));
 }
 
