@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """The mutants' headers, rules (mutants/rules.tsv), verdicts and results (docs/mutants.md).
 
-usage: mutants-result.py --plan [NAME...]   name, kernel (- default), module 0/1, runs, race ms
+usage: mutants-result.py --plan [NAME...]   name, kernel (- default), module 0/1, runs, race ms,
+                                            schema 0/1 (guarded by its boot token, no header)
        mutants-result.py --args NAME   guest/suite.sh's -r for NAME's Checks:
        mutants-result.py --judge OUT NAME VMRC RUN KERNEL | --broken OUT NAME WHY KERNEL
        mutants-result.py OUT SECONDS NAME...   OUT/{result.json,table.md,map.md,coverage.txt}
@@ -72,6 +73,10 @@ def header(name):
         if v is not None and not (v.isdigit() and low <= int(v) <= high):
             raise ValueError(f'{path}: {key}: {v} is not in {low}..{high}')
     head['files'] = re.findall(r'^\+\+\+ b/(\S+)', text, re.M)
+    # the boot token that turns the mutant on in a kernel built with others (mutants.sh)
+    head['schema'] = f'"sched_state_mutant={name} "' in text
+    if 'sched_state_mutant=' in text and not head['schema']:
+        raise ValueError(f'{path}: a boot token other than "sched_state_mutant={name} "')
     return head
 
 
@@ -104,8 +109,10 @@ def plan(names):
     heads = {n: header(n) for n in names or KNOWN}
     for n in names or sorted(heads, key=lambda n: (heads[n]['files'][:1], n)):
         h = heads[n]
+        alone = 'Build' in h or any(f.endswith('.h') for f in h['files'])
         print('\t'.join((n, h.get('Kernel', '-'), '1' if 'Build' in h else '0',
-                         h.get('Runs', '1'), h.get('Race-ms', '0'))))
+                         h.get('Runs', '1'), h.get('Race-ms', '0'),
+                         '1' if h['schema'] and not alone else '0')))
 
 
 def leaves(result):

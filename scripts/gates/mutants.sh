@@ -17,11 +17,12 @@ RESULT=$TOP/scripts/gates/mutants-result.py
 plan=$(python3 "$RESULT" --plan "$@") || die "no plan for these mutants (above)"
 default=$(kernels name role=default)
 names=()
-declare -A kernel_of module_of runs_of race_of
-while IFS=$'\t' read -r n k m r ms; do
+declare -A kernel_of module_of runs_of race_of schema_of
+while IFS=$'\t' read -r n k m r ms sc; do
 	names+=("$n")
 	[ "$k" != - ] || k=$default
 	kernel_of[$n]=$k module_of[$n]=$m runs_of[$n]=$r race_of[$n]=$ms
+	schema_of[$n]=$sc
 done <<<"$plan"
 mapfile -t knames < <(printf '%s\n' "${kernel_of[@]}" | sort -u)
 
@@ -31,21 +32,39 @@ mkdir -p "$CACHE/mutants" "$OUT"
 # files PATCH: the files a patch changes
 files() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1"; }
 
-# revert PATCH MODULE: back to the pristine tree's content, or fail
-revert()
+# apply NAME: its patch on $src, its files out of their hard links to the pristine tree
+apply()
 {
-	local f
+	local p=$TOP/mutants/$1.patch f
 
-	patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"$1" ||
-		die "mutant ${1##*/} did not revert in $src; remove $work to start again"
-	for f in $(files "$1"); do
-		cmp -s "$pristine/$f" "$src/$f" ||
-			die "$src/$f is not pristine after reverting ${1##*/}; remove $work"
-		# no kernel object saw a module mutant's file: back with its time, not recompiled
-		[ "$2" = 0 ] || ln -f "$pristine/$f" "$src/$f"
+	for f in $(files "$p"); do
+		[ ! "$src/$f" -ef "$pristine/$f" ] || cp -p --remove-destination "$pristine/$f" "$src/$f"
+	done
+	echo "$p" >>"$work/applied"
+	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" || die "$1 does not apply"
+}
+
+# undo PATCH...: reverted, the last first, to the pristine tree's content, or fail
+undo()
+{
+	local i p f
+
+	for ((i = $#; i > 0; i--)); do
+		p=${!i}
+		patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"$p" ||
+			die "mutant ${p##*/} did not revert in $src; remove $work to start again"
+	done
+	for p; do
+		for f in $(files "$p"); do
+			cmp -s "$pristine/$f" "$src/$f" ||
+				die "$src/$f is not pristine after reverting ${p##*/}; remove $work"
+			# no kernel object saw a module mutant's file: back with its time, not recompiled
+			! grep -q '^Build: module' "$p" || ln -f "$pristine/$f" "$src/$f"
+		done
 	done
 	rm -f "$work/applied"
 }
+undo_applied() { local ps; mapfile -t ps <"$work/applied"; undo "${ps[@]}"; }
 
 # kmake LOG: the incremental build
 kmake() { nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "${image##*/}" modules >"$1" 2>&1; }
@@ -58,28 +77,35 @@ stage()
 		"$TOP/scripts/tree/build-kselftest.sh" >"$OUT/$1/stage.log" 2>&1
 }
 
-# boot NAME: NAME's VM run, in the background in its own process group to stop on exit;
-# a mutant's runs only its Checks: (-r), the control all
+# served NAME: a mutant's run, on the control's suite and module, of the kernel built last
+served()
+{
+	mkdir -p "$OUT/$1/custom"
+	cp "$obj/$image" "$OUT/$1/bzImage"
+	cp -al "$OUT/$control/custom/kselftest" "$OUT/$1/custom/kselftest"
+}
+
+# boot NAME: NAME's VM run, in the background in its own process group; a mutant's runs
+# only its Checks: (-r), with its boot token on the command line, the control all
 vm_pid='' vm_name=''
 boot()
 {
-	local env=() only=''
+	local env=() only='' token=''
 
 	[ "${race_of[$1]:-0}" = 0 ] || env=(--env "SCHED_STATE_RACE_MS=${race_of[$1]}")
-	[ "$1" = "$control" ] || only=$(python3 "$RESULT" --args "$1")
+	[ "$1" = "$control" ] || only=$(python3 "$RESULT" --args "$1") token=sched_state_mutant=$1
 	setsid env KARCH=x86_64 "$TOP/scripts/vm/vm.sh" --kimage "$OUT/$1/bzImage" \
-		--ksft "$OUT/$1/custom/kselftest" --out "$OUT/$1/custom/vm" \
+		--ksft "$OUT/$1/custom/kselftest" --out "$OUT/$1/custom/vm" --append "$token" \
 		--guest-cmd "sh /guest/suite.sh -o $SUITE_TIMEOUT $only" "${env[@]}" \
-		--timeout "$VM_TIMEOUT" >"$OUT/$1/run.log" 2>&1 &
+		--timeout "$VM_TIMEOUT" </dev/null >"$OUT/$1/run.log" 2>&1 &
 	vm_pid=$! vm_name=$1
 }
 
-# landed [RUN]: judge the VM run in flight, if any; a green race with runs left boots again
+# landed [RUN]: judge the VM run in flight; a green race with runs left boots again
 landed()
 {
 	local n=$vm_name run=${1:-1} rc=0 line
 
-	[ -n "$vm_pid" ] || return 0
 	wait "$vm_pid" || rc=$?
 	vm_pid=
 	if [ "$n" = "$control" ]; then
@@ -96,12 +122,33 @@ landed()
 	landed $((run + 1))
 }
 
+# runner: boots and judges the names it reads, one guest at a time, beside the builds
+runner()
+{
+	trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null; exit 1' TERM
+	while read -r n; do
+		boot "$n"
+		landed
+	done
+}
+
+# ready NAME [WHY]: NAME to the runner, or broken for WHY
+ready()
+{
+	if [ -z "${2:-}" ]; then
+		echo "$1" >&7
+	else
+		python3 "$RESULT" --broken "$OUT/$1" "$1" "$2" "$kname"
+	fi
+}
+
 # per kernel, in a locked copy ($src: pristine tree hard-linked; $obj: its build, paths and
-# times kept): its control run, then its mutants, each VM run overlapping the next build
-current=
-trap '[ -z "$vm_pid" ] || kill -- -"$vm_pid" 2>/dev/null
-	[ -z "$current" ] || revert "$TOP/mutants/$current.patch" "${module_of[$current]}"' EXIT
-rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control*
+# times kept): the control run, the mutants guarded by their boot token built into one kernel
+# (a schema), then each other mutant built alone, while the runner boots what is built
+runner_pid=''
+trap '[ -z "$runner_pid" ] || kill "$runner_pid" 2>/dev/null
+	[ ! -f "${work:-}/applied" ] || undo_applied' EXIT
+rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control* "$OUT"/schema-*
 for kname in "${knames[@]}"; do
 	kdir=$("$TOP/scripts/tree/kernel.sh" "$kname")
 	read -r base image < <(. "$kdir/env" && echo "$KDIR ${KIMAGE#"$KDIR"/}")
@@ -122,14 +169,18 @@ for kname in "${knames[@]}"; do
 			die "the copy of the $kname kernel does not build; log: $OUT/base.log"
 		touch "$work/ready"
 	elif [ -f "$work/applied" ]; then
-		read -r p m <"$work/applied"
-		say "mutants: reverting ${p##*/}, left applied by a stopped run"
-		revert "$p" "${m:-0}"
+		say "mutants: reverting what a stopped run left applied: $(tr "\n" " " <"$work/applied")"
+		undo_applied
 	fi
 
-	n=$(printf '%s\n' "${kernel_of[@]}" | grep -cx "$kname")
-	say "mutants: $kname: the control run (the whole suite, no mutant), then $n mutants," \
-		"each running its Checks: alone (red: all ran and failed; logs: $OUT/<name>/)"
+	schema=() alone=()
+	for n in "${names[@]}"; do
+		[ "${kernel_of[$n]}" = "$kname" ] || continue
+		if [ "${schema_of[$n]}" = 1 ]; then schema+=("$n"); else alone+=("$n"); fi
+	done
+	say "mutants: $kname: the control run (the whole suite, no mutant), ${#schema[@]} mutants" \
+		"in one kernel, ${#alone[@]} alone, each running its Checks: alone" \
+		"(red: all ran and failed; logs: $OUT/<name>/)"
 	mkdir -p "$OUT/$control"
 	t0=$SECONDS
 	# a file once mutated compiles again: a stopped run's object may hold its mutant
@@ -137,48 +188,54 @@ for kname in "${knames[@]}"; do
 	kmake "$OUT/$control/build.log" && stage "$control" "$obj/$image" ||
 		die "the unmutated $kname kernel or its suite does not build: $OUT/$control/*.log"
 	echo "$((SECONDS - t0))" >"$OUT/$control/build_seconds"
-	boot "$control"
+	exec 7> >(runner)
+	runner_pid=$!
+	ready "$control"
 
-	for n in "${names[@]}"; do
-		[ "${kernel_of[$n]}" = "$kname" ] || continue
+	if [ ${#schema[@]} -gt 0 ]; then
+		t0=$SECONDS why=''
+		mkdir -p "$OUT/schema-$kname"
+		for n in "${schema[@]}"; do
+			apply "$n"
+		done
+		kmake "$OUT/schema-$kname/build.log" ||
+			why="the kernel of the schema does not build: $OUT/schema-$kname/build.log"
+		for n in "${schema[@]}"; do
+			rm -rf "${OUT:?}/$n"
+			mkdir -p "$OUT/$n"
+			[ -n "$why" ] || served "$n"
+			echo "$(((SECONDS - t0) / ${#schema[@]}))" >"$OUT/$n/build_seconds"
+		done
+		undo_applied
+		for n in "${schema[@]}"; do
+			ready "$n" "$why"
+		done
+	fi
+
+	for n in "${alone[@]}"; do
 		p=$TOP/mutants/$n.patch
-		t0=$SECONDS
+		t0=$SECONDS why=''
 		rm -rf "${OUT:?}/$n"
 		mkdir -p "$OUT/$n"
-		for f in $(files "$p"); do
-			# out of its hard link to the pristine tree
-			cp -p --remove-destination "$pristine/$f" "$src/$f"
-			[ ! "$src/$f" -ef "$pristine/$f" ] || die "$src/$f is the pristine file"
-		done
-		echo "$p ${module_of[$n]}" >"$work/applied"
-		current=$n
-		patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" || die "$n does not apply"
-		why='' img=$obj/$image
+		apply "$n"
 		if [ "${module_of[$n]}" = 1 ]; then
 			say "mutants: $n: the module only, on the unmutated kernel"
-			img=$OUT/$control/bzImage	# $obj's is the last kernel mutant's
+			stage "$n" "$OUT/$control/bzImage" ||
+				why="the suite does not build for it: $OUT/$n/stage.log"
 		elif ! kmake "$OUT/$n/build.log"; then
 			why="the kernel does not build: $OUT/$n/build.log"
-		fi
-		if [ -z "$why" ] && [ "${module_of[$n]}" = 0 ] && ! files "$p" | grep -q '\.h$'; then
-			# no header changed: the control's suite and module serve as built
-			cp "$img" "$OUT/$n/bzImage"
-			mkdir -p "$OUT/$n/custom"
-			cp -al "$OUT/$control/custom/kselftest" "$OUT/$n/custom/kselftest"
-		elif [ -z "$why" ] && ! stage "$n" "$img"; then
-			why="the suite does not build for it: $OUT/$n/stage.log"
+		elif files "$p" | grep -q '\.h$'; then
+			stage "$n" "$obj/$image" || why="the suite does not build for it: $OUT/$n/stage.log"
+		else
+			served "$n"
 		fi
 		echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
-		revert "$p" "${module_of[$n]}"
-		current=
-		landed
-		if [ -z "$why" ]; then
-			boot "$n"
-		else
-			python3 "$RESULT" --broken "$OUT/$n" "$n" "$why" "$kname"
-		fi
+		undo "$p"
+		ready "$n" "$why"
 	done
-	landed
+	exec 7>&-
+	wait "$runner_pid" || die "the runner stopped (above); logs: $OUT/<name>/run.log"
+	runner_pid=
 done
 
 rc=0

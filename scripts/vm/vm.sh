@@ -1,20 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # usage: vm.sh --kimage PATH --ksft DIR --out OUTDIR [--arch ARCH] [--timeout SECONDS]
-#	[--guest-cmd CMD] [--env NAME=VALUE]...; env: GUEST_ENV, KVM=on, VM_LOCK=none
+#	[--guest-cmd CMD] [--append WORDS] [--env NAME=VALUE]...; env: GUEST_ENV, KVM=on, VM_LOCK=none
 # Boots KIMAGE in QEMU, runs CMD (default: sh /guest/suite.sh) in /kselftest, judges its
 # TAP and kernel log into OUTDIR (docs/files.md).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 msg() { echo "vm.sh: $*"; }
-ARCH=x86_64 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh'
+ARCH=x86_64 KIMAGE='' KSFT='' OUT='' TIMEOUT=600 GUEST_CMD='sh /guest/suite.sh' APPEND=''
 read -r -a GUEST_ENVS <<<"${GUEST_ENV:-}"
 while (($#)); do
 	(($# >= 2)) || die "$1 needs a value"
 	case $1 in
 	--env) GUEST_ENVS+=("$2") ;;
-	--arch | --kimage | --ksft | --out | --timeout | --guest-cmd)
+	--arch | --kimage | --ksft | --out | --timeout | --guest-cmd | --append)
 		declare -u o=${1#--}
 		printf -v "${o//-/_}" %s "$2" ;;
 	*) die "unknown option $1" ;;
@@ -182,7 +182,7 @@ fi
 # run_guest: boot once, until QEMU exits or the running command's timeout
 run_guest() {
 	"$A_QEMU" ${A_MACHINE:+-M "$A_MACHINE"} -m 1G -smp 2 -display none -no-reboot -monitor none \
-		-nic none -kernel "$KIMAGE" -append "console=$A_CONSOLE quiet panic=-1 loglevel=4 streams=$A_STREAMS" \
+		-nic none -kernel "$KIMAGE" -append "$APPEND console=$A_CONSOLE quiet panic=-1 loglevel=4 streams=$A_STREAMS" \
 		-initrd "$OUT/initramfs.cpio.gz" "${accel[@]}" -serial "file:$OUT/console.log" "${streams[@]}" \
 		</dev/null >>"$OUT/qemu.log" 2>&1 &
 	qpid=$!
