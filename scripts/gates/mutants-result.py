@@ -243,7 +243,7 @@ def table(result):
     tail = ['', f"{c['red']} red, {c['green']} green, {c.get('missed', 0)} missed, "
             f"{c['broken']} broken of {len(rows)} mutants; {m} min {s} s in all, the control "
             f"runs included: {t['build']} s building and staging, {t['vm']} s in the VMs, "
-            "the rest waiting for the machine's VM lock (other guests)."]
+            "the guests running beside the builds."]
     tail += ['', f"Rule inventory (`mutants/rules.tsv`): {cov['covered']} of "
              f"{cov['rows']} rules have a check and a mutant that turned it red in this run."]
     return md(['mutant', 'rule', 'the kernel code it breaks', 'kernel', 'verdict',
