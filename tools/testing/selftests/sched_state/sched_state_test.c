@@ -465,6 +465,7 @@ struct freezer_cg {
 	char cg[PATH_MAX];	/* our cgroup in it */
 	bool mounted;		/* by us, on a temporary directory */
 	pid_t pid;		/* the child */
+	pid_t hog;		/* a task spinning on its CPU, if any */
 	int pipe;		/* its reports: 'r' ready, 's' signalled */
 };
 
@@ -561,9 +562,46 @@ static void freezer_child_signalled(int sig)
 		_exit(1);
 }
 
+/* Pin the caller to the last CPU it may use (@last), or to the others. */
+static int pin_last_cpu(bool last)
+{
+	cpu_set_t cpus;
+	int cpu;
+
+	if (sched_getaffinity(0, sizeof(cpus), &cpus))
+		return -1;
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &cpus); cpu--)
+		;
+	if (cpu < 0 || CPU_COUNT(&cpus) < 2)
+		return -1;
+	if (last) {
+		CPU_ZERO(&cpus);
+		CPU_SET(cpu, &cpus);
+	} else {
+		CPU_CLR(cpu, &cpus);
+	}
+	return sched_setaffinity(0, sizeof(cpus), &cpus);
+}
+
+/* Spin until on the CPU for 1 ms without a break of 100 us: one turn. */
+static void spin_a_turn(void)
+{
+	long long now, last = 0, start = 0;
+	struct timespec t;
+
+	do {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		now = t.tv_sec * 1000000000LL + t.tv_nsec;
+		if (now - last > 100000)
+			start = now;
+		last = now;
+	} while (now - start < 1000000);
+}
+
 /*
  * Asleep in nanosleep(); for @mode R spinning in user space instead, for D
- * asleep in the module in TASK_KILLABLE once a signal ends nanosleep().
+ * asleep in the module in TASK_KILLABLE once a signal ends nanosleep(), for
+ * L asleep after 1 ms of a turn, at nice 19 on the last CPU.
  */
 static void freezer_child(int fd, char mode)
 {
@@ -572,11 +610,15 @@ static void freezer_child(int fd, char mode)
 	char reply[64];
 
 	freezer_child_fd = detach_fds(fd);
+	if (mode == 'L' && (pin_last_cpu(true) || setpriority(PRIO_PROCESS, 0, 19)))
+		_exit(1);
 	if (sigaction(SIGUSR1, &sa, NULL) || write(freezer_child_fd, "r", 1) != 1)
 		_exit(1);
 	for (;;) {
 		if (mode == 'R')
 			continue;
+		if (mode == 'L')
+			spin_a_turn();
 		if (nanosleep(&ts, NULL) && mode == 'D')
 			control(reply, sizeof(reply), "sleep killable %d 0\n",
 				SCHED_STATE_MAX_SLEEP_MS);
@@ -599,6 +641,11 @@ static void freezer_release(struct freezer_cg *fz)
 		for (ms = 0; ms < SETTLE_MS && !waitpid(fz->pid, NULL, WNOHANG); ms++)
 			sleep_ms(1);
 		fz->pid = 0;
+	}
+	if (fz->hog > 0) {
+		kill(fz->hog, SIGKILL);
+		waitpid(fz->hog, NULL, 0);
+		fz->hog = 0;
 	}
 	if (fz->pipe >= 0)
 		close(fz->pipe);
@@ -722,6 +769,49 @@ TEST_F(freezer, frozen_in_place)
 
 	freezer_start(_metadata, &self->fz);
 	freeze_in_place(_metadata, &self->fz, &before, &after);
+	EXPECT_EQ(before, after);
+}
+
+/*
+ * A sleeper that blocked with negative lag stays queued (sched_delayed, see
+ * dequeue_entity() in kernel/sched/fair.c) until it is picked, and is frozen
+ * in place all the same (task_is_runnable() in __set_task_frozen(),
+ * kernel/freezer.c).  The child, nice 19 beside a nice 0 hog on one CPU,
+ * falls asleep after 1 ms of a turn, which leaves it queued for tens of ms:
+ * the freeze comes meanwhile.  SIGUSR1 puts it to sleep so for each try.
+ */
+TEST_F(freezer, delayed_frozen_in_place)
+{
+	struct freezer_cg *fz = &self->fz;
+	long before = -1, after = -1;
+	int try;
+
+	if (pin_last_cpu(false))
+		SKIP(return, "needs two CPUs");
+	fz->hog = fork();
+	ASSERT_LE(0, fz->hog);
+	if (fz->hog == 0) {
+		detach_fds(-1);
+		if (pin_last_cpu(true))
+			_exit(1);
+		for (;;)
+			;
+	}
+	freezer_fork(_metadata, fz, 'L');
+	freezer_attach(_metadata, fz);
+	for (try = 1; try <= FREEZE_TRIES; try++) {
+		ASSERT_EQ(0, kill(fz->pid, SIGUSR1));
+		ASSERT_EQ('s', child_report(fz->pipe, SETTLE_MS));
+		ASSERT_EQ('S', wait_asleep(fz->pid));
+		before = voluntary_switches(fz->pid);
+		ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
+		after = settled_switches(fz->pid, 'D');
+		if (after == before)
+			break;
+		TH_LOG("try %d: %ld voluntary switches asleep, %ld frozen",
+		       try, before, after);
+		ASSERT_TRUE(freezer_set(fz->cg, "THAWED"));
+	}
 	EXPECT_EQ(before, after);
 }
 
