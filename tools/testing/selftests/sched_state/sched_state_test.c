@@ -562,7 +562,7 @@ static void freezer_child_signalled(int sig)
 		_exit(1);
 }
 
-/* Pin the caller to the last CPU it may use (@last), or to the others. */
+/* Pin the caller to the last of its CPUs (@last), or to the others. */
 static int pin_last_cpu(bool last)
 {
 	cpu_set_t cpus;
@@ -784,9 +784,11 @@ TEST_F(freezer, delayed_frozen_in_place)
 {
 	struct freezer_cg *fz = &self->fz;
 	long before = -1, after = -1;
+	cpu_set_t cpus;
 	int try;
 
-	if (pin_last_cpu(false))
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
+	if (CPU_COUNT(&cpus) < 2)
 		SKIP(return, "needs two CPUs");
 	fz->hog = fork();
 	ASSERT_LE(0, fz->hog);
@@ -799,6 +801,7 @@ TEST_F(freezer, delayed_frozen_in_place)
 	}
 	freezer_fork(_metadata, fz, 'L');
 	freezer_attach(_metadata, fz);
+	ASSERT_EQ(0, pin_last_cpu(false));
 	for (try = 1; try <= FREEZE_TRIES; try++) {
 		ASSERT_EQ(0, kill(fz->pid, SIGUSR1));
 		ASSERT_EQ('s', child_report(fz->pipe, SETTLE_MS));
