@@ -44,17 +44,17 @@ apply()
 	patch -d "$src" -p1 -s --no-backup-if-mismatch <"$p" || die "$1 does not apply"
 }
 
-# undo PATCH...: reverted, the last first, to the pristine tree's content, or fail
+# undo: the patches in $work/applied reverted, the last first, to the pristine content, or fail
 undo()
 {
-	local i p f
+	local ps i p f
 
-	for ((i = $#; i > 0; i--)); do
-		p=${!i}
-		patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"$p" ||
-			die "mutant ${p##*/} did not revert in $src; remove $work to start again"
+	mapfile -t ps <"$work/applied"
+	for ((i = ${#ps[@]} - 1; i >= 0; i--)); do
+		patch -d "$src" -p1 -R -s --no-backup-if-mismatch <"${ps[i]}" ||
+			die "mutant ${ps[i]##*/} did not revert in $src; remove $work to start again"
 	done
-	for p; do
+	for p in "${ps[@]}"; do
 		for f in $(files "$p"); do
 			cmp -s "$pristine/$f" "$src/$f" ||
 				die "$src/$f is not pristine after reverting ${p##*/}; remove $work"
@@ -64,7 +64,6 @@ undo()
 	done
 	rm -f "$work/applied"
 }
-undo_applied() { local ps; mapfile -t ps <"$work/applied"; undo "${ps[@]}"; }
 
 # kmake LOG: the incremental build
 kmake() { nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "${image##*/}" modules >"$1" 2>&1; }
@@ -147,7 +146,7 @@ ready()
 # (a schema), then each other mutant built alone, while the runner boots what is built
 runner_pid=''
 trap '[ -z "$runner_pid" ] || kill "$runner_pid" 2>/dev/null
-	[ ! -f "${work:-}/applied" ] || undo_applied' EXIT
+	[ ! -f "${work:-}/applied" ] || undo' EXIT
 rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control* "$OUT"/schema-*
 for kname in "${knames[@]}"; do
 	kdir=$("$TOP/scripts/tree/kernel.sh" "$kname")
@@ -170,7 +169,7 @@ for kname in "${knames[@]}"; do
 		touch "$work/ready"
 	elif [ -f "$work/applied" ]; then
 		say "mutants: reverting what a stopped run left applied: $(tr "\n" " " <"$work/applied")"
-		undo_applied
+		undo
 	fi
 
 	schema=() alone=()
@@ -206,7 +205,7 @@ for kname in "${knames[@]}"; do
 			[ -n "$why" ] || served "$n"
 			echo "$(((SECONDS - t0) / ${#schema[@]}))" >"$OUT/$n/build_seconds"
 		done
-		undo_applied
+		undo
 		for n in "${schema[@]}"; do
 			ready "$n" "$why"
 		done
@@ -230,7 +229,7 @@ for kname in "${knames[@]}"; do
 			served "$n"
 		fi
 		echo "$((SECONDS - t0))" >"$OUT/$n/build_seconds"
-		undo "$p"
+		undo
 		ready "$n" "$why"
 	done
 	exec 7>&-

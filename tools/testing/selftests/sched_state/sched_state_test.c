@@ -562,7 +562,7 @@ static void freezer_child_signalled(int sig)
 		_exit(1);
 }
 
-/* Pin the caller to the last of its CPUs (@last), or to the others. */
+/* Pin the caller to its last CPU (@last), or to its others; -1 if none. */
 static int pin_last_cpu(bool last)
 {
 	cpu_set_t cpus;
@@ -572,7 +572,7 @@ static int pin_last_cpu(bool last)
 		return -1;
 	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET(cpu, &cpus); cpu--)
 		;
-	if (cpu < 0 || CPU_COUNT(&cpus) < 2)
+	if (cpu < 0)
 		return -1;
 	if (last) {
 		CPU_ZERO(&cpus);
@@ -3493,23 +3493,15 @@ TEST_F(switches, proc_sched_agrees)
  */
 static void spin_pinned(struct __test_metadata *_metadata, pid_t *pids)
 {
-	cpu_set_t cpus, one;
-	int i, cpu, fds[2];
+	int i, fds[2];
 
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
-	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &cpus); cpu++)
-		;
-	ASSERT_GT(CPU_SETSIZE, cpu);
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
 	ASSERT_EQ(0, pipe(fds));
 	for (i = 0; i < 2; i++) {
 		pids[i] = fork();
 		ASSERT_LE(0, pids[i]);
 		if (pids[i] == 0) {
 			fds[1] = detach_fds(fds[1]);
-			if (sched_setaffinity(0, sizeof(one), &one) ||
-			    write(fds[1], "r", 1) != 1)
+			if (pin_last_cpu(true) || write(fds[1], "r", 1) != 1)
 				_exit(1);
 			for (;;)
 				;
