@@ -172,32 +172,6 @@ static void expect_letter(struct __test_metadata *_metadata, pid_t pid,
 	ASSERT_EQ(letter, status_letter(pid));
 }
 
-/*
- * A child with no hold on our output, nor on the runner's: one that a
- * broken kernel leaves stopped or frozen must not keep open a pipe that
- * someone reads to its end (kselftest/runner.sh gives its tests fds 3 and
- * 4 too).  Only @keep, if not -1, stays open: as fd 3, which is returned.
- */
-static int detach_fds(int keep)
-{
-	int fd = open("/dev/null", O_RDWR), first = keep < 0 ? 3 : 4;
-
-	if (fd >= 0) {
-		dup2(fd, 0);
-		dup2(fd, 1);
-		dup2(fd, 2);
-	}
-	if (keep >= 0 && keep != 3 && dup2(keep, 3) != 3)
-		_exit(1);
-#ifdef __NR_close_range
-	if (!syscall(__NR_close_range, first, ~0U, 0))
-		return keep < 0 ? -1 : 3;
-#endif
-	for (fd = first; fd < 1024; fd++)
-		close(fd);
-	return keep < 0 ? -1 : 3;
-}
-
 static pid_t fork_pausing_child(void)
 {
 	pid_t pid = fork();
@@ -1027,7 +1001,7 @@ TEST_F(kthread, wake_interruptible_mask)
 TEST_F(kthread, stops)
 {
 	ASSERT_EQ(variant->letter, wait_for_letter(self->pid, variant->letter));
-	sleeper_kthread_end(&self->fd);
+	ASSERT_TRUE(sleeper_kthread_end(&self->fd));
 	ASSERT_EQ(0, wait_for_letter(self->pid, 0));
 }
 

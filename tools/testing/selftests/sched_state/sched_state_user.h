@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,12 +98,65 @@ static inline pid_t sleeper_kthread(const char *state, int *fd)
 	return ret;
 }
 
-/* Stop the kthread that *@fd started, if any. */
-static inline void sleeper_kthread_end(int *fd)
+/*
+ * A child with no hold on our output, nor on the runner's: one that a
+ * broken kernel leaves stopped or frozen must not keep open a pipe that
+ * someone reads to its end (kselftest/runner.sh gives its tests fds 3 and
+ * 4 too).  Only @keep, if not -1, stays open: as fd 3, which is returned.
+ */
+static inline int detach_fds(int keep)
 {
-	if (*fd >= 0)
-		close(*fd);
+	int fd = open("/dev/null", O_RDWR), first = keep < 0 ? 3 : 4;
+
+	if (fd >= 0) {
+		dup2(fd, 0);
+		dup2(fd, 1);
+		dup2(fd, 2);
+	}
+	if (keep >= 0 && keep != 3 && dup2(keep, 3) != 3)
+		_exit(1);
+#ifdef __NR_close_range
+	if (!syscall(__NR_close_range, first, ~0U, 0))
+		return keep < 0 ? -1 : 3;
+#endif
+	for (fd = first; fd < 1024; fd++)
+		close(fd);
+	return keep < 0 ? -1 : 3;
+}
+
+/*
+ * Stop the kthread that *@fd started, if any.  The last close, whose
+ * kthread_stop() a lost wakeup would never end, is a child's: false if it
+ * has not returned within SETTLE_MS.
+ */
+static inline bool sleeper_kthread_end(int *fd)
+{
+	int sync[2] = { -1, -1 }, ms;
+	pid_t pid = -1;
+	char c;
+
+	if (*fd < 0)
+		return true;
+	if (!pipe(sync))
+		pid = fork();
+	if (pid == 0) {
+		close(sync[1]);
+		/* EOF once we are the last to hold *fd */
+		if (read(sync[0], &c, 1) < 0)
+			_exit(1);
+		close(detach_fds(*fd));
+		_exit(0);
+	}
+	close(*fd);
 	*fd = -1;
+	close(sync[0]);
+	close(sync[1]);
+	for (ms = 0; pid > 0 && ms < SETTLE_MS; ms++) {
+		if (waitpid(pid, NULL, WNOHANG))
+			return true;
+		sleep_ms(1);
+	}
+	return pid <= 0;
 }
 
 /*
