@@ -19,7 +19,8 @@ i=0
 while [ $i -lt "$runs" ]; do
 	i=$((i + 1))
 	{
-		./sched_state.sh -r global.rtlock_reports_D -r global.rtlock_keeps_wakeup
+		./sched_state.sh -r global.rtlock_reports_D -r global.rtlock_keeps_wakeup \
+			-r global.rtlock_waiter_blocks
 		echo $? >/tmp/rc
 	} 2>&1 | tee -a /tmp/rtlock.log | tap_nest
 	tap_result $i "rtlock checks, run $i" "$(cat /tmp/rc)"

@@ -32,9 +32,11 @@
  *                             reply "wake" or "timeout", or -EINTR
  *   race <rounds> <ms>        reply: "<rounds run> <wakeups lost>"
  *                             (test_module/race.c)
- *   rtlock                    PREEMPT_RT: reply "<letter> <woke> <kept>" or
- *                             "missed" (test_module/rtlock.c)
+ *   rtlock                    PREEMPT_RT: reply "<letter> <woke> <kept>
+ *                             <blocked>" or "missed" (test_module/rtlock.c)
  *   rtlock_rw                 the same across an rwlock_t's writer
+ *   rtlock_nowake             rtlock, not woken while it waits
+ *   rtlock_block              rtlock, its owner preempted meanwhile
  *   bench <variant> <calls> <cpu>
  *                             reply: the ns (test_module/bench.c)
  *

@@ -1853,17 +1853,22 @@ TEST_F_TIMEOUT(race, lost_wakeups, 60)
  * contended spinlock_t, or on an rwlock_t's reader as its writer, in
  * TASK_RTLOCK_WAIT, reports D, and keeps a wakeup that arrives meanwhile
  * (saved_state): once it has the lock, its next schedule() does not sleep.
- * The module's kthread must block in the short time the module holds the
- * lock; on a busy machine that window is tried a few times.
+ * With no wakeup, it restores its own state, and that schedule() sleeps.
+ * Its owner preempted, it blocks rather than spin on the owner.  The
+ * module's kthread must block in the short time the module holds the lock;
+ * on a busy machine that window is tried a few times.
  */
 #define RTLOCK_TRIES	10
 
-static void rtlock_request(struct __test_metadata *_metadata,
-			   const char *verb, char *letter, int *woke, int *kept)
+/* What a check reads of the reply "<letter> <woke> <kept> <blocked>". */
+enum rtlock_rule { RTLOCK_D, RTLOCK_KEEPS, RTLOCK_RESTORES, RTLOCK_BLOCKS };
+
+static void rtlock_expect(struct __test_metadata *_metadata, const char *verb,
+			  enum rtlock_rule rule)
 {
 	const char *why = no_module();
-	char reply[64];
-	int ret, try;
+	int ret, try, woke, kept, blocked;
+	char reply[64], letter;
 
 	if (!why && sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		why = "needs two online CPUs";
@@ -1882,47 +1887,55 @@ static void rtlock_request(struct __test_metadata *_metadata,
 	}
 	if (try > RTLOCK_TRIES)
 		SKIP(return, "rtlock window missed");
-	ret = sscanf(reply, "%c %d %d", letter, woke, kept);
-	ASSERT_EQ(3, ret);
-}
-
-/* A waiter on VERB's lock shows D or, with WAKEUP, keeps a wakeup in saved_state. */
-static void rtlock_expect(struct __test_metadata *_metadata, const char *verb,
-			  bool wakeup)
-{
-	char letter = 0;
-	int woke = -1, kept = -1;
-
-	rtlock_request(_metadata, verb, &letter, &woke, &kept);
-	if (!letter)
-		return;
-	if (!wakeup) {
+	ret = sscanf(reply, "%c %d %d %d", &letter, &woke, &kept, &blocked);
+	ASSERT_EQ(4, ret);
+	switch (rule) {
+	case RTLOCK_D:
 		EXPECT_EQ('D', letter);
-		return;
+		break;
+	case RTLOCK_KEEPS:
+		/* the wakeup lands in saved_state: done, and not lost */
+		EXPECT_EQ(1, woke);
+		EXPECT_EQ(1, kept);
+		break;
+	case RTLOCK_RESTORES:
+		EXPECT_EQ(0, kept);
+		break;
+	case RTLOCK_BLOCKS:
+		EXPECT_EQ(1, blocked);
+		break;
 	}
-	/* the wakeup lands in saved_state: done, and not lost */
-	EXPECT_EQ(1, woke);
-	EXPECT_EQ(1, kept);
 }
 
 TEST(rtlock_reports_D)
 {
-	rtlock_expect(_metadata, "rtlock", false);
+	rtlock_expect(_metadata, "rtlock", RTLOCK_D);
 }
 
 TEST(rtlock_keeps_wakeup)
 {
-	rtlock_expect(_metadata, "rtlock", true);
+	rtlock_expect(_metadata, "rtlock", RTLOCK_KEEPS);
+}
+
+TEST(rtlock_restores_state)
+{
+	rtlock_expect(_metadata, "rtlock_nowake", RTLOCK_RESTORES);
+}
+
+/* Its owner preempted, a waiter blocks: a voluntary switch, not a spin. */
+TEST(rtlock_waiter_blocks)
+{
+	rtlock_expect(_metadata, "rtlock_block", RTLOCK_BLOCKS);
 }
 
 TEST(rtlock_rwlock_reports_D)
 {
-	rtlock_expect(_metadata, "rtlock_rw", false);
+	rtlock_expect(_metadata, "rtlock_rw", RTLOCK_D);
 }
 
 TEST(rtlock_rwlock_keeps_wakeup)
 {
-	rtlock_expect(_metadata, "rtlock_rw", true);
+	rtlock_expect(_metadata, "rtlock_rw", RTLOCK_KEEPS);
 }
 
 /*

@@ -28,6 +28,8 @@ static const struct sched_state_verb {
 	{ "race",		3, sched_state_race },
 	{ "rtlock",		1, sched_state_rtlock },
 	{ "rtlock_rw",		1, sched_state_rtlock },
+	{ "rtlock_nowake",	1, sched_state_rtlock },
+	{ "rtlock_block",	1, sched_state_rtlock },
 	{ "bench",		4, sched_state_bench },
 };
 

@@ -29,7 +29,12 @@
  * the lock, it calls schedule_timeout() with no state of its own: it returns
  * at once if the wakeup was kept, it sleeps out RTLOCK_BOUND if it was lost.
  * wake_up_process() must report the wakeup as done, though the waiter
- * stays blocked on the lock (ttwu_state_match()).
+ * stays blocked on the lock (ttwu_state_match()).  rtlock_nowake: no
+ * wakeup comes, so the state it restores sleeps out RTLOCK_NOWAKE_BOUND.
+ * rtlock_block: a FIFO kthread on our CPU preempts us, the owner, for
+ * RTLOCK_PREEMPT_NS, so that the waiter stops spinning on us and blocks
+ * (rtmutex_spin_on_owner(), schedule_rtlock()): a voluntary switch since
+ * it went for the lock.
  *
  * rtlock_rw: the kthread write_lock()s an rwlock_t we hold to read; it takes
  * the rwlock's rt_mutex, then waits for the reader in TASK_RTLOCK_WAIT with
@@ -44,16 +49,21 @@
 #define RTLOCK_POLL_NS		NSEC_PER_MSEC
 #define RTLOCK_RW_POLL_NS	(10 * NSEC_PER_MSEC)
 #define RTLOCK_BOUND	HZ
+#define RTLOCK_NOWAKE_BOUND	(HZ / 10)
+#define RTLOCK_PREEMPT_NS	(20 * NSEC_PER_MSEC)
 #define RTLOCK_WAIT	(3 * HZ)
 
 struct sched_state_rtlock {
 	spinlock_t lock;	/* held by the request, wanted by rtlock_fn() */
 	rwlock_t rwlock;	/* rtlock_rw: held to read, the same */
 	bool rw;
+	bool nowake;		/* rtlock_nowake: we do not wake it */
+	bool block;		/* rtlock_block: we are preempted */
+	int preempt_cpu;	/* where the preempting kthread ran */
 	bool go;		/* we hold the lock */
 	bool woken;		/* we woke it while it waited for the lock */
 	bool kept;		/* its schedule_timeout() returned early */
-	struct completion started, done;
+	struct completion started, done, preempted;
 };
 
 static int rtlock_fn(void *data)
@@ -78,13 +88,36 @@ static int rtlock_fn(void *data)
 		woken = r->woken;
 		spin_unlock(&r->lock);
 	}
-	if (woken)
-		r->kept = schedule_timeout(RTLOCK_BOUND) > 0;
+	r->kept = schedule_timeout(woken ? RTLOCK_BOUND :
+					   RTLOCK_NOWAKE_BOUND) > 0;
 	__set_current_state(TASK_RUNNING);
 out:
 	complete(&r->done);
 	sched_state_wait_for_stop();
 	return 0;
+}
+
+static int rtlock_preempt_fn(void *data)
+{
+	struct sched_state_rtlock *r = data;
+	u64 end = ktime_get_ns() + RTLOCK_PREEMPT_NS;
+
+	while (ktime_get_ns() < end)
+		cpu_relax();
+	r->preempt_cpu = raw_smp_processor_id();
+	complete(&r->preempted);
+	sched_state_wait_for_stop();
+	return 0;
+}
+
+/* Holding the lock, let @p preempt us; false if it ran on another CPU. */
+static bool rtlock_preempted(struct sched_state_rtlock *r,
+			     struct task_struct *p)
+{
+	wake_up_process(p);
+	while (!completion_done(&r->preempted))
+		cpu_relax();
+	return r->preempt_cpu == raw_smp_processor_id();
 }
 
 /*
@@ -145,30 +178,46 @@ static int rtlock_wait(struct completion *done)
 
 int sched_state_rtlock(struct sched_state_req *req)
 {
+	struct task_struct *task, *preempter = NULL;
 	struct sched_state_rtlock *r;
-	struct task_struct *task;
+	int woke = 0, blocked = 0, ret;
+	unsigned long nvcsw = 0;
 	unsigned int cpu;
 	char letter = 0;
-	int woke = 0, ret;
 
 	r = kzalloc_obj(*r, GFP_KERNEL);
 	if (!r)
 		return -ENOMEM;
 	r->rw = !strcmp(req->argv[0], "rtlock_rw");
+	r->nowake = !strcmp(req->argv[0], "rtlock_nowake");
+	r->block = !strcmp(req->argv[0], "rtlock_block");
 	spin_lock_init(&r->lock);
 	rwlock_init(&r->rwlock);
 	init_completion(&r->started);
 	init_completion(&r->done);
+	init_completion(&r->preempted);
+	if (r->block) {
+		preempter = kthread_create(rtlock_preempt_fn, r,
+					   "sched_state/rtp");
+		if (IS_ERR(preempter)) {
+			ret = PTR_ERR(preempter);
+			goto out_free;
+		}
+		get_task_struct(preempter);
+		sched_set_fifo(preempter);
+	}
 	task = kthread_create(rtlock_fn, r, "sched_state/rt");
 	if (IS_ERR(task)) {
 		ret = PTR_ERR(task);
-		goto out_free;
+		goto out_preempter;
 	}
 	get_task_struct(task);
 
 	ret = rtlock_start(task, &cpu);
 	/* stay off its CPU, where it spins until we hold the lock */
 	migrate_disable();
+	if (preempter)
+		kthread_bind(preempter, smp_processor_id());
 	if (!ret)
 		ret = rtlock_wait(&r->started);
 	if (!ret && smp_processor_id() != cpu) {
@@ -176,11 +225,16 @@ int sched_state_rtlock(struct sched_state_req *req)
 			read_lock(&r->rwlock);
 		else
 			spin_lock(&r->lock);
+		nvcsw = READ_ONCE(task->nvcsw);
 		WRITE_ONCE(r->go, true);
 		if (rtlock_waited(r, task)) {
 			letter = task_state_to_char(task);
-			r->woken = true;
-			woke = wake_up_process(task);
+			if (preempter && !rtlock_preempted(r, preempter))
+				letter = 0;
+			blocked = READ_ONCE(task->nvcsw) != nvcsw;
+			r->woken = !r->nowake;
+			if (r->woken)
+				woke = wake_up_process(task);
 		}
 		if (r->rw)
 			read_unlock(&r->rwlock);
@@ -194,9 +248,15 @@ int sched_state_rtlock(struct sched_state_req *req)
 		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "missed\n");
 	else if (!ret)
 		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT,
-				"%c %d %d\n", letter, woke, r->kept);
+				"%c %d %d %d\n", letter, woke, r->kept,
+				blocked);
 	kthread_stop(task);
 	put_task_struct(task);
+out_preempter:
+	if (preempter) {
+		kthread_stop(preempter);
+		put_task_struct(preempter);
+	}
 out_free:
 	kfree(r);
 	return ret;
