@@ -793,6 +793,163 @@ TEST_F(freezer, delayed_frozen_in_place)
 }
 
 /*
+ * A fair task that blocks while not eligible stays queued (sched_delayed,
+ * dequeue_entity() in kernel/sched/fair.c) until it is picked; a wakeup
+ * meanwhile requeues it (ttwu_runnable(), kernel/sched/core.c), else the
+ * pick dequeues it running, never to run again.  A special state is never
+ * delayed (DEQUEUE_SPECIAL, block_task()).  The child, nice 19 beside a
+ * nice 0 hog on one CPU, reads a socket or stops itself after 1 ms of a
+ * turn, which leaves a sleeper queued for tens of ms.
+ */
+#define DELAYED_TRIES	3
+#define DELAYED_COMM	"sched_state_dly"
+
+struct delayed {
+	pid_t hog, pid;
+	int fd;
+};
+
+FIXTURE(delayed) {
+	struct delayed d;
+};
+
+FIXTURE_SETUP(delayed)
+{
+	cpu_set_t cpus;
+
+	self->d.fd = -1;
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
+	if (CPU_COUNT(&cpus) < 2)
+		SKIP(return, "needs two CPUs");
+}
+
+/* A child that lost its wakeup cannot die: do not wait for it past SETTLE_MS. */
+FIXTURE_TEARDOWN(delayed)
+{
+	struct delayed *d = &self->d;
+	int ms;
+
+	if (d->pid > 0) {
+		kill(d->pid, SIGKILL);
+		for (ms = 0; ms < SETTLE_MS && !waitpid(d->pid, NULL, WNOHANG); ms++)
+			sleep_ms(1);
+	}
+	if (d->hog > 0) {
+		kill(d->hog, SIGKILL);
+		waitpid(d->hog, NULL, 0);
+	}
+	if (d->fd >= 0)
+		close(d->fd);
+}
+
+static void delayed_child(int fd, bool stop)
+{
+	char c;
+
+	fd = detach_fds(fd);
+	prctl(PR_SET_NAME, DELAYED_COMM);
+	if (pin_last_cpu(true) || setpriority(PRIO_PROCESS, 0, 19) ||
+	    write(fd, "r", 1) != 1)
+		_exit(1);
+	for (;;) {
+		spin_a_turn();
+		if (stop)
+			raise(SIGSTOP);
+		else if (read(fd, &c, 1) != 1 || write(fd, &c, 1) != 1)
+			_exit(1);
+	}
+}
+
+static void delayed_start(struct __test_metadata *_metadata,
+			  struct delayed *self, bool stop)
+{
+	int fds[2];
+
+	self->hog = fork();
+	ASSERT_LE(0, self->hog);
+	if (self->hog == 0) {
+		detach_fds(-1);
+		if (pin_last_cpu(true))
+			_exit(1);
+		for (;;)
+			;
+	}
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, fds));
+	self->pid = fork();
+	ASSERT_LE(0, self->pid);
+	if (self->pid == 0)
+		delayed_child(fds[1], stop);
+	close(fds[1]);
+	self->fd = fds[0];
+	ASSERT_EQ('r', child_report(self->fd, SETTLE_MS));
+	ASSERT_EQ(0, pin_last_cpu(false));
+}
+
+/* Each byte we send once it sleeps wakes it queued: it must send it back. */
+TEST_F(delayed, wakeup_runs_it)
+{
+	int try;
+
+	delayed_start(_metadata, &self->d, false);
+	for (try = 1; try <= DELAYED_TRIES; try++) {
+		ASSERT_EQ('S', wait_asleep(self->d.pid));
+		ASSERT_EQ(1, write(self->d.fd, "w", 1));
+		ASSERT_EQ('w', child_report(self->d.fd, SETTLE_MS))
+			TH_LOG("try %d: woken, it did not run", try);
+	}
+}
+
+/* The fewest tasks on a runqueue (/proc/loadavg) in 10 reads over 10 ms. */
+static long fewest_running(void)
+{
+	long n, fewest = LONG_MAX;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		FILE *f = fopen("/proc/loadavg", "r");
+
+		if (f && fscanf(f, "%*s %*s %*s %ld/", &n) == 1 && n < fewest)
+			fewest = n;
+		if (f)
+			fclose(f);
+		sleep_ms(1);
+	}
+	return fewest;
+}
+
+/*
+ * Stopped where a sleeper would stay queued, it leaves the runqueue at once.
+ * It shows T before its schedule(): count once that switch is done.
+ */
+TEST_F(delayed, stopped_leaves_runqueue)
+{
+	long stopped, later, switches;
+	pid_t pid;
+	int try, ms;
+
+	delayed_start(_metadata, &self->d, true);
+	pid = self->d.pid;
+	switches = voluntary_switches(pid);
+	for (try = 1; try <= DELAYED_TRIES; try++) {
+		for (ms = 0; ms < SETTLE_MS; ms++) {
+			if (stat_letter(pid) == 'T' &&
+			    voluntary_switches(pid) > switches)
+				break;
+			sleep_ms(1);
+		}
+		ASSERT_GT(SETTLE_MS, ms);
+		stopped = fewest_running();
+		sleep_ms(STAYS_MS);
+		later = fewest_running();
+		EXPECT_GE(later, stopped)
+			TH_LOG("try %d: %ld running once stopped, %ld later",
+			       try, stopped, later);
+		switches = voluntary_switches(pid);
+		ASSERT_EQ(0, kill(pid, SIGCONT));
+	}
+}
+
+/*
  * Thawed, a child frozen in place gets its sleep back and sleeps on, not
  * woken (__restore_freezer_state(), kernel/freezer.c): no switch.  Before
  * v6.7 a thaw woke every frozen task.
