@@ -3484,6 +3484,37 @@ TEST_F(report, running)
 }
 
 /*
+ * /proc/PID/stat field 39 is the CPU the task last ran on (task_cpu() in
+ * fs/proc/array.c), not the reader's: a child asleep in pause() on our last
+ * CPU, read from our others.
+ */
+TEST(stat_processor)
+{
+	char want[16], seen[16] = "", path[64];
+	cpu_set_t cpus;
+	pid_t pid, tid;
+	int cpu;
+
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
+	if (CPU_COUNT(&cpus) < 2)
+		SKIP(return, "needs two CPUs");
+	for (cpu = CPU_SETSIZE - 1; !CPU_ISSET(cpu, &cpus); cpu--)
+		;
+	ASSERT_EQ(0, pin_last_cpu(true));
+	pid = report_child(true, false, &tid);
+	ASSERT_LT(0, pid);
+	CPU_CLR(cpu, &cpus);
+	EXPECT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+	EXPECT_EQ('S', wait_for_letter(pid, 'S'));
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	EXPECT_EQ(0, report_stat_field(path, 39, seen, sizeof(seen)));
+	snprintf(want, sizeof(want), "%d", cpu);
+	EXPECT_STREQ(want, seen);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/*
  * The switch counts of /proc/PID/status, the instrument of every "not
  * woken" check above: __schedule() counts a switch away from a task that
  * blocks as voluntary (nvcsw), one away from a running task, preempted,
