@@ -2523,6 +2523,17 @@ static int call_pipe_write(struct call_env *e __maybe_unused)
 }
 
 /* open() of a FIFO for reading, with no writer: fs/pipe.c wait_for_partner() */
+/* splice() of an empty pipe to /dev/null: __splice_from_pipe() waits. */
+static int call_splice(struct call_env *e __maybe_unused)
+{
+	int fds[2], null = open("/dev/null", O_WRONLY);
+
+	if (null < 0 || pipe(fds))
+		call_setup_failed();
+	call_ready();
+	return call_errno(splice(fds[0], NULL, null, NULL, 1, 0));
+}
+
 static int call_fifo_open(struct call_env *e __maybe_unused)
 {
 	char path[64];
@@ -2716,6 +2727,19 @@ static int call_eventfd_read(struct call_env *e __maybe_unused)
 	return call_errno(read(fd, &v, sizeof(v)));
 }
 
+/* A write the count cannot take: it waits for a read. */
+static int call_eventfd_write(struct call_env *e __maybe_unused)
+{
+	uint64_t v = ~0ULL - 1;
+	int fd = eventfd(0, 0);
+
+	if (fd < 0 || write(fd, &v, sizeof(v)) != sizeof(v))
+		call_setup_failed();
+	v = 1;
+	call_ready();
+	return call_errno(write(fd, &v, sizeof(v)));
+}
+
 static int call_signalfd_read(struct call_env *e __maybe_unused)
 {
 	struct signalfd_siginfo si;
@@ -2774,6 +2798,26 @@ static int call_msgrcv(struct call_env *e)
 	return call_errno(msgrcv(e->msqid, &msg, sizeof(msg.text), 0, 0));
 }
 
+/* The queue filled up to its msg_qbytes first. */
+static int call_msgsnd(struct call_env *e)
+{
+	struct {
+		long type;
+		char text[1024];
+	} msg = { .type = 1 };
+
+	if (e->msqid < 0)
+		e->msqid = msgget(IPC_PRIVATE, 0600);
+	if (e->msqid < 0)
+		call_setup_failed();
+	while (!msgsnd(e->msqid, &msg, sizeof(msg.text), IPC_NOWAIT))
+		;
+	if (errno != EAGAIN)
+		call_setup_failed();
+	call_ready();
+	return call_errno(msgsnd(e->msqid, &msg, sizeof(msg.text), 0));
+}
+
 static int call_semop(struct call_env *e)
 {
 	struct sembuf down = { .sem_op = -1 };
@@ -2813,16 +2857,59 @@ static int call_unix_recv(struct call_env *e __maybe_unused)
 	return call_errno(recv(fds[0], &c, 1, 0));
 }
 
+/* A send the peer's full queue has no room for. */
+static int call_unix_send(struct call_env *e __maybe_unused)
+{
+	char buf[4096] = "";
+	int fds[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, fds))
+		call_setup_failed();
+	while (send(fds[0], buf, sizeof(buf), MSG_DONTWAIT) > 0)
+		;
+	if (errno != EAGAIN)
+		call_setup_failed();
+	call_ready();
+	return call_errno(send(fds[0], buf, sizeof(buf), 0));
+}
+
+/* An abstract address, as for accept(), bound once. */
+static socklen_t call_unix_address(struct sockaddr_un *sun, char tag)
+{
+	sun->sun_family = AF_UNIX;
+	return offsetof(struct sockaddr_un, sun_path) + 1 +
+	       snprintf(sun->sun_path + 1, sizeof(sun->sun_path) - 1,
+			"sched_state.%c%d", tag, getpid());
+}
+
+/* A listener with a backlog of 0 and one connection already queued. */
+static int call_unix_connect(struct call_env *e __maybe_unused)
+{
+	struct sockaddr_un sun;
+	socklen_t len = call_unix_address(&sun, 'c');
+	static int fd = -1;
+	int c;
+
+	if (fd < 0) {
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		c = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (fd < 0 || c < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
+		    listen(fd, 0) || connect(c, (struct sockaddr *)&sun, len))
+			call_setup_failed();
+	}
+	c = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (c < 0)
+		call_setup_failed();
+	call_ready();
+	return call_errno(connect(c, (struct sockaddr *)&sun, len));
+}
+
 static int call_unix_accept(struct call_env *e __maybe_unused)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct sockaddr_un sun;
+	socklen_t len = call_unix_address(&sun, 'a');
 	static int fd = -1;
-	socklen_t len;
 
-	/* an abstract address: nothing to remove; bound once */
-	len = offsetof(struct sockaddr_un, sun_path) + 1 +
-	      snprintf(sun.sun_path + 1, sizeof(sun.sun_path) - 1,
-		       "sched_state.%d", getpid());
 	if (fd < 0) {
 		fd = socket(AF_UNIX, SOCK_STREAM, 0);
 		if (fd < 0 || bind(fd, (struct sockaddr *)&sun, len) ||
@@ -2884,6 +2971,7 @@ FIXTURE_VARIANT(call) {
 FIXTURE_VARIANT_ADD(call, pipe_read) { call_pipe_read, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, pipe_write) { call_pipe_write, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, fifo_open) { call_fifo_open, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, splice) { call_splice, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, pause) { call_pause, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, nanosleep) { call_nanosleep, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, clock_nanosleep_cpu) { call_clock_nanosleep_cpu, 'S', CALL_ENDS, NULL };
@@ -2899,13 +2987,17 @@ FIXTURE_VARIANT_ADD(call, sigtimedwait) { call_sigtimedwait, 'S', CALL_ENDS, NUL
 FIXTURE_VARIANT_ADD(call, flock) { call_flock, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, fcntl_setlkw) { call_fcntl_setlkw, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, eventfd_read) { call_eventfd_read, 'S', CALL_ENDS, NULL };
+FIXTURE_VARIANT_ADD(call, eventfd_write) { call_eventfd_write, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, signalfd_read) { call_signalfd_read, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, timerfd_read) { call_timerfd_read, 'S', CALL_ENDS, NULL };
 FIXTURE_VARIANT_ADD(call, vfork) { call_vfork, 'D', CALL_SLEEPS, NULL };
 FIXTURE_VARIANT_ADD(call, msgrcv) { call_msgrcv, 'S', CALL_ENDS, &sysvipc };
+FIXTURE_VARIANT_ADD(call, msgsnd) { call_msgsnd, 'S', CALL_ENDS, &sysvipc };
 FIXTURE_VARIANT_ADD(call, semop) { call_semop, 'S', CALL_ENDS, &sysvipc };
 FIXTURE_VARIANT_ADD(call, mq_receive) { call_mq_receive, 'S', CALL_ENDS, &mqueue };
 FIXTURE_VARIANT_ADD(call, unix_recv) { call_unix_recv, 'S', CALL_ENDS, &unix_sockets };
+FIXTURE_VARIANT_ADD(call, unix_send) { call_unix_send, 'S', CALL_ENDS, &unix_sockets };
+FIXTURE_VARIANT_ADD(call, unix_connect) { call_unix_connect, 'S', CALL_ENDS, &unix_sockets };
 FIXTURE_VARIANT_ADD(call, unix_accept) { call_unix_accept, 'S', CALL_ENDS, &unix_sockets };
 FIXTURE_VARIANT_ADD(call, inotify_read) { call_inotify_read, 'S', CALL_ENDS, &inotify };
 
