@@ -572,6 +572,21 @@ static void spin_a_turn(void)
 	} while (now - start < 1000000);
 }
 
+/* A child spinning on our last CPU, at our nice. */
+static pid_t fork_hog(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		detach_fds(-1);
+		if (pin_last_cpu(true))
+			_exit(1);
+		for (;;)
+			;
+	}
+	return pid;
+}
+
 /*
  * Asleep in nanosleep(); for @mode R spinning in user space instead, for D
  * asleep in the module in TASK_KILLABLE once a signal ends nanosleep(), for
@@ -764,15 +779,8 @@ TEST_F(freezer, delayed_frozen_in_place)
 	ASSERT_EQ(0, sched_getaffinity(0, sizeof(cpus), &cpus));
 	if (CPU_COUNT(&cpus) < 2)
 		SKIP(return, "needs two CPUs");
-	fz->hog = fork();
+	fz->hog = fork_hog();
 	ASSERT_LE(0, fz->hog);
-	if (fz->hog == 0) {
-		detach_fds(-1);
-		if (pin_last_cpu(true))
-			_exit(1);
-		for (;;)
-			;
-	}
 	freezer_fork(_metadata, fz, 'L');
 	freezer_attach(_metadata, fz);
 	ASSERT_EQ(0, pin_last_cpu(false));
@@ -871,15 +879,8 @@ static void delayed_start(struct __test_metadata *_metadata,
 {
 	int fds[2];
 
-	self->hog = fork();
+	self->hog = fork_hog();
 	ASSERT_LE(0, self->hog);
-	if (self->hog == 0) {
-		detach_fds(-1);
-		if (pin_last_cpu(true))
-			_exit(1);
-		for (;;)
-			;
-	}
 	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_STREAM, 0, fds));
 	self->pid = fork();
 	ASSERT_LE(0, self->pid);
