@@ -164,8 +164,8 @@ def farm_default(result):
 
 
 # the checks that need neither root nor the module, beside child.*: each may pass or skip
-FREE = (r'(call|jobctl|threads|report|switches|nr_running|sched_switch)\.[A-Za-z0-9_.]+'
-        r'|global\.dead_task_frees_stack')
+FREE = (r'(call|jobctl|threads|delayed|report|switches|nr_running|sched_switch)\.[A-Za-z0-9_.]+'
+        r'|global\.(dead_task_frees_stack|stat_processor)')
 
 
 def children(tests, planned, reason, may_pass=FREE):
