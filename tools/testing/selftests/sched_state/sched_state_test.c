@@ -621,14 +621,11 @@ static void freezer_child(int fd, char mode)
  */
 static void freezer_release(struct freezer_cg *fz)
 {
-	int ms;
-
 	if (fz->cg[0])
 		freezer_set(fz->cg, "THAWED");
 	if (fz->pid > 0) {
 		kill(fz->pid, SIGKILL);
-		for (ms = 0; ms < SETTLE_MS && !waitpid(fz->pid, NULL, WNOHANG); ms++)
-			sleep_ms(1);
+		reaped(fz->pid);
 		fz->pid = 0;
 	}
 	if (fz->hog > 0) {
@@ -835,12 +832,10 @@ FIXTURE_SETUP(delayed)
 FIXTURE_TEARDOWN(delayed)
 {
 	struct delayed *d = &self->d;
-	int ms;
 
 	if (d->pid > 0) {
 		kill(d->pid, SIGKILL);
-		for (ms = 0; ms < SETTLE_MS && !waitpid(d->pid, NULL, WNOHANG); ms++)
-			sleep_ms(1);
+		reaped(d->pid);
 	}
 	if (d->hog > 0) {
 		kill(d->hog, SIGKILL);
@@ -909,19 +904,32 @@ TEST_F(delayed, wakeup_runs_it)
 	}
 }
 
-/* The fewest tasks on a runqueue (/proc/loadavg) in 10 reads over 10 ms. */
+/* The fourth field of /proc/loadavg: the tasks on a runqueue, nr_running() */
+static long nr_running_loadavg(void)
+{
+	long n = -1;
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%*s %*s %*s %ld/", &n) != 1)
+		n = -1;
+	fclose(f);
+	return n;
+}
+
+/* The fewest tasks on a runqueue in 10 reads over 10 ms; -1 on error. */
 static long fewest_running(void)
 {
 	long n, fewest = LONG_MAX;
 	int i;
 
 	for (i = 0; i < 10; i++) {
-		FILE *f = fopen("/proc/loadavg", "r");
-
-		if (f && fscanf(f, "%*s %*s %*s %ld/", &n) == 1 && n < fewest)
+		n = nr_running_loadavg();
+		if (n < 0)
+			return -1;
+		if (n < fewest)
 			fewest = n;
-		if (f)
-			fclose(f);
 		sleep_ms(1);
 	}
 	return fewest;
@@ -954,6 +962,7 @@ TEST_F(delayed, stopped_leaves_runqueue)
 		stopped = fewest_running();
 		sleep_ms(STAYS_MS);
 		later = fewest_running();
+		ASSERT_LE(0, stopped);
 		EXPECT_GE(later, stopped)
 			TH_LOG("try %d: %ld running once stopped, %ld later",
 			       try, stopped, later);
@@ -3038,16 +3047,13 @@ FIXTURE_SETUP(call)
 FIXTURE_TEARDOWN(call)
 {
 	struct call_env *e = self->env;
-	int ms;
 
 	/* with what it started: a vfork() parent ends with its child */
 	if (self->pgrp > 0)
 		kill(-self->pgrp, SIGKILL);
 	if (self->pid > 0) {
 		kill(self->pid, SIGKILL);
-		for (ms = 0; ms < SETTLE_MS &&
-		     !waitpid(self->pid, NULL, WNOHANG); ms++)
-			sleep_ms(1);
+		reaped(self->pid);
 	}
 	if (self->report >= 0)
 		close(self->report);
@@ -3198,16 +3204,13 @@ FIXTURE_SETUP(jobctl)
 
 FIXTURE_TEARDOWN(jobctl)
 {
-	int ms;
-
 	if (self->pid <= 0)
 		return;
 	kill(self->pid, SIGKILL);
 	kill(self->pid, SIGCONT);
 	if (self->traced)
 		ptrace(PTRACE_DETACH, self->pid, 0, 0);
-	for (ms = 0; ms < SETTLE_MS && !waitpid(self->pid, NULL, WNOHANG); ms++)
-		sleep_ms(1);
+	reaped(self->pid);
 }
 
 /* waitpid() with @flags, polled until it reports, for SETTLE_MS at most. */
@@ -3843,19 +3846,6 @@ static long nr_running_stat(void)
 	return n;
 }
 
-static long nr_running_loadavg(void)
-{
-	long n = -1;
-	FILE *f = fopen("/proc/loadavg", "r");
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%*s %*s %*s %ld/", &n) != 1)
-		n = -1;
-	fclose(f);
-	return n;
-}
-
 FIXTURE(nr_running) {
 	pid_t pids[NR_RUNNING_BUSY];
 };
@@ -4188,7 +4178,6 @@ static char threads_core_pattern[256];
 FIXTURE_TEARDOWN(threads)
 {
 	char buf[sizeof(threads_core_pattern)];
-	int ms;
 
 	if (threads_core_pattern[0])
 		sysctl_rw(CORE_PATTERN, buf, sizeof(buf), threads_core_pattern);
@@ -4201,8 +4190,7 @@ FIXTURE_TEARDOWN(threads)
 		return;
 	kill(self->pid, SIGKILL);
 	kill(self->pid, SIGCONT);
-	for (ms = 0; ms < SETTLE_MS && !waitpid(self->pid, NULL, WNOHANG); ms++)
-		sleep_ms(1);
+	reaped(self->pid);
 }
 
 /* What the child's threads and handlers share */

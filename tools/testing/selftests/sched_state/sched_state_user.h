@@ -125,13 +125,29 @@ static inline int detach_fds(int keep)
 }
 
 /*
+ * Reap @pid within SETTLE_MS; false if it has not ended by then (a task a
+ * broken kernel left asleep for good, which must not hang us).
+ */
+static inline bool reaped(pid_t pid)
+{
+	int ms;
+
+	for (ms = 0; ms < SETTLE_MS; ms++) {
+		if (waitpid(pid, NULL, WNOHANG))
+			return true;
+		sleep_ms(1);
+	}
+	return false;
+}
+
+/*
  * Stop the kthread that *@fd started, if any.  The last close, whose
  * kthread_stop() a lost wakeup would never end, is a child's: false if it
  * has not returned within SETTLE_MS.
  */
 static inline bool sleeper_kthread_end(int *fd)
 {
-	int sync[2] = { -1, -1 }, ms;
+	int sync[2] = { -1, -1 };
 	pid_t pid = -1;
 	char c;
 
@@ -151,12 +167,7 @@ static inline bool sleeper_kthread_end(int *fd)
 	*fd = -1;
 	close(sync[0]);
 	close(sync[1]);
-	for (ms = 0; pid > 0 && ms < SETTLE_MS; ms++) {
-		if (waitpid(pid, NULL, WNOHANG))
-			return true;
-		sleep_ms(1);
-	}
-	return pid <= 0;
+	return pid <= 0 || reaped(pid);
 }
 
 /*
