@@ -1833,47 +1833,33 @@ TEST_F_TIMEOUT(loadavg, fold, 40)
  * The hung-task detector (kernel/hung_task.c) counts a task blocked in
  * TASK_UNINTERRUPTIBLE longer than hung_task_timeout_secs, never a killable
  * or an idle one, nor one woken now and then, in hung_task_detect_count
- * (Documentation/admin-guide/sysctl/kernel.rst).  With hung_task_warnings
- * at 0 it counts and prints nothing: the run leaves no report in the log.
- * sched_state_hung_task shows the report itself.  sched_state.sh restores
- * the sysctls after a harness timeout.
+ * (Documentation/admin-guide/sysctl/kernel.rst), at each scan it stays hung.
+ * With hung_task_warnings at 0 it counts and prints nothing: the run leaves
+ * no report in the log.  sched_state_hung_task shows the report itself.
+ * sched_state.sh restores the sysctls after a harness timeout.
  */
 #define HUNG_SYSCTL	"/proc/sys/kernel/hung_task_"
 /* with a 1 s timeout the detector scans each 1 s: a sleeper counts within 3 */
 #define HUNG_MS		3500
-/* one scan and a margin */
-#define HUNG_PERIOD_MS	1200
+/* the next scan, and a margin */
+#define HUNG_PERIOD_MS	1500
+
+/* All four sleep at once: one scan counts each hung sleeper once. */
+static const struct {
+	const char *name;
+	bool woken;	/* each 100 ms: its switch count moves */
+} hung_sleepers[] = {
+	{ "uninterruptible", false },
+	{ "killable", false },
+	{ "idle", false },
+	{ "uninterruptible", true },
+};
 
 FIXTURE(hung_task_count) {
-	int fd;
+	int fd[ARRAY_SIZE(hung_sleepers)];
+	pid_t pid[ARRAY_SIZE(hung_sleepers)];
 	char timeout[32], warnings[32];
-};
-
-FIXTURE_VARIANT(hung_task_count) {
-	const char *name;
-	bool counted;
-	bool woken;	/* each 100 ms: its switch count moves */
-};
-
-FIXTURE_VARIANT_ADD(hung_task_count, uninterruptible) {
-	.name = "uninterruptible",
-	.counted = true,
-};
-
-FIXTURE_VARIANT_ADD(hung_task_count, killable) {
-	.name = "killable",
-	.counted = false,
-};
-
-FIXTURE_VARIANT_ADD(hung_task_count, idle) {
-	.name = "idle",
-	.counted = false,
-};
-
-FIXTURE_VARIANT_ADD(hung_task_count, woken) {
-	.name = "uninterruptible",
-	.counted = false,
-	.woken = true,
+	int wakes;
 };
 
 /* Read sysctl @path into @buf, then write @value if not NULL. */
@@ -1916,7 +1902,8 @@ FIXTURE_SETUP(hung_task_count)
 	const char *why = no_module();
 	char buf[32];
 
-	self->fd = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(self->fd); i++)
+		self->fd[i] = -1;
 	if (!why && access(HUNG_SYSCTL "timeout_secs", W_OK))
 		why = "needs CONFIG_DETECT_HUNG_TASK";
 	if (!why && hung_count() < 0)
@@ -1936,7 +1923,8 @@ FIXTURE_TEARDOWN(hung_task_count)
 {
 	char buf[32];
 
-	sleeper_kthread_end(&self->fd);
+	for (size_t i = 0; i < ARRAY_SIZE(self->fd); i++)
+		sleeper_kthread_end(&self->fd[i]);
 	if (self->timeout[0])
 		hung_sysctl("timeout_secs", buf, sizeof(buf), self->timeout);
 	if (self->warnings[0])
@@ -1944,37 +1932,53 @@ FIXTURE_TEARDOWN(hung_task_count)
 }
 
 /*
- * A D sleeper is counted within HUNG_MS, a K or I one is not, nor a D one
- * woken each 100 ms (it sleeps again at once).  Before ours
- * is counted, one detector period without it must count nothing: else the
- * count would grow for the machine's killable or idle sleepers, not ours.
+ * The count once it moves from @from, within @ms, polled each 100 ms; each
+ * poll wakes the woken sleepers of @pid and adds to @wakes.  A scan counts
+ * its tasks in a burst: read again 50 ms later, once the burst is over.
  */
-TEST_F(hung_task_count, detector)
+static long hung_count_moves(const pid_t *pid, int *wakes, long from, int ms)
 {
-	long before = hung_count(), now = before;
-	int ms, wakes = 0;
-	pid_t pid;
+	long now = from;
 
-	ASSERT_LE(0, before);
-	if (variant->counted) {
-		sleep_ms(HUNG_PERIOD_MS);
-		now = hung_count();
-		TH_LOG("with no sleeper of ours: %ld -> %ld", before, now);
-		EXPECT_EQ(before, now);
-		before = now;
-	}
-	pid = sleeper_kthread(variant->name, &self->fd);
-	ASSERT_LT(0, pid);
-	for (ms = 0; ms < HUNG_MS && now == before; ms += 100) {
+	for (; ms > 0 && now == from; ms -= 100) {
 		sleep_ms(100);
-		if (variant->woken)
-			wakes += wake("wake", pid) == 1;
+		for (size_t i = 0; i < ARRAY_SIZE(hung_sleepers); i++)
+			if (hung_sleepers[i].woken)
+				*wakes += wake("wake", pid[i]) == 1;
 		now = hung_count();
 	}
-	TH_LOG("hung_task_detect_count %ld -> %ld in %d ms", before, now, ms);
-	EXPECT_EQ(variant->counted, now > before);
-	if (variant->woken)
-		EXPECT_LE(HUNG_MS / 200, wakes) TH_LOG("%d wakes", wakes);
+	if (now != from) {
+		sleep_ms(50);
+		now = hung_count();
+	}
+	return now;
+}
+
+/*
+ * Of the four, the detector counts the D sleeper alone: at the first scan
+ * that counts anything, one; at the next, one more.  A second sleeper
+ * counted at either scan, or first counted a scan later than the D one,
+ * leaves a difference of 2 or more.
+ */
+TEST_F(hung_task_count, only_uninterruptible)
+{
+	long before, first, second;
+
+	for (size_t i = 0; i < ARRAY_SIZE(hung_sleepers); i++) {
+		self->pid[i] = sleeper_kthread(hung_sleepers[i].name,
+					       &self->fd[i]);
+		ASSERT_LT(0, self->pid[i]);
+	}
+	before = hung_count();
+	ASSERT_LE(0, before);
+	first = hung_count_moves(self->pid, &self->wakes, before, HUNG_MS);
+	second = hung_count_moves(self->pid, &self->wakes, first,
+				  HUNG_PERIOD_MS);
+	TH_LOG("hung_task_detect_count %ld, %ld at a scan, %ld at the next",
+	       before, first, second);
+	EXPECT_EQ(1, first - before) TH_LOG("the first scan that counts");
+	EXPECT_EQ(1, second - first) TH_LOG("the next scan");
+	EXPECT_LE(10, self->wakes) TH_LOG("%d wakes", self->wakes);
 }
 
 /* The lost-wakeup race, for SCHED_STATE_RACE_MS (default, and at most). */
