@@ -42,7 +42,7 @@
 #include "sched_state_user.h"
 
 /* How long a sleeper that must not wake is watched. */
-#define STAYS_MS	300
+#define STAYS_MS	100
 
 /*
  * Scan the first line of /proc/PID/status that @fmt, one conversion, matches
@@ -2337,8 +2337,6 @@ FIXTURE_VARIANT_ADD(way_signal, rwsem_write_killable) { "rwsem_write_killable", 
 FIXTURE_VARIANT_ADD(way_signal, down_killable) { "down_killable", 'D', false };
 FIXTURE_VARIANT_ADD(way_signal, msleep_interruptible) { "msleep_interruptible", 'S', true };
 
-/* How long a killable way is watched for a signal's wakeup. */
-#define WAY_STAYS_MS	100
 /* A bound for the timed way, msleep_interruptible(): short of SETTLE_MS */
 #define WAY_SLEEP_MS	3000
 
@@ -2366,7 +2364,7 @@ TEST_F(way_signal, signals)
 		return;
 	}
 	p.fd = self->child.result;
-	ASSERT_EQ(0, poll(&p, 1, WAY_STAYS_MS)) TH_LOG("ended by a signal");
+	ASSERT_EQ(0, poll(&p, 1, STAYS_MS)) TH_LOG("ended by a signal");
 	ASSERT_EQ(variant->letter, stat_letter(self->child.pid));
 	ASSERT_EQ(0, kill(self->child.pid, SIGKILL));
 	expect_signalled(_metadata, &self->child.pid, SIGKILL);
