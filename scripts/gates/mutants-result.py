@@ -121,11 +121,6 @@ def leaves(result):
             if t['depth'] >= 1 and not t['children']}
 
 
-def suite_args(name):
-    """guest/suite.sh's -r CHECK for each of NAME's Checks: its run runs them alone"""
-    print(' '.join(f'-r {c}' for c in header(name)['checks']))
-
-
 def broke(r, vmrc):
     """Why a VM run's result.json R says the kernel or the run broke."""
     if not r:
@@ -168,7 +163,7 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
             got = leaves(r)
     red = [c for c, res in got.items() if res == 'fail']
     missed = [c for c in h['checks'] if got.get(c) != 'fail']
-    # the run runs the Checks: alone (suite_args()): one that did not run proves nothing
+    # the run runs the Checks: alone (--args): one that did not run proves nothing
     if why is None and (lost := [c for c in h['checks'] if c not in got]):
         why = f"not run: {', '.join(lost)} (not in this kernel's suite, or the run broke)"
     state = 'broken' if why is not None else 'green' if missed else 'red'
@@ -332,10 +327,9 @@ def history(result, text=False):
             hi = v['history']
             lines += wrap(f"{hi['fix']} [{', '.join(v.get('rules', []))}]", 72,
                           initial_indent='  ', subsequent_indent='    ')
-            lines += wrap(f"fixes {hi['fixes']}; shipped {hi['shipped']}", 72,
-                          initial_indent='    ', subsequent_indent='    ')
-            lines += wrap(f"{v['verdict']}: {what(v)}", 72, initial_indent='    ',
-                          subsequent_indent='    ')
+            for s in (f"fixes {hi['fixes']}; shipped {hi['shipped']}",
+                      f"{v['verdict']}: {what(v)}"):
+                lines += wrap(s, 72, initial_indent='    ', subsequent_indent='    ')
         return '\n'.join(lines) + '\n'
     def esc(s):
         return s.replace('|', '\\|')
@@ -392,8 +386,8 @@ def gather(out, seconds, names):
         if found := re.search(r'Linux version (\S+)', dmesg):
             kernels[c[len('control-'):]] = found[1]
     result = {'ok': counts['red'] + counts['missed'] == len(mutants), 'counts': counts,
-              'seconds': seconds,
-              'times': times, 'mutants': mutants, 'checks': list(dict.fromkeys(checks)),
+              'seconds': seconds, 'times': times, 'mutants': mutants,
+              'checks': list(dict.fromkeys(checks)),
               'kernel': ', '.join(f'{k} {r}' for k, r in kernels.items()),
               'date': time.strftime('%Y-%m-%d', time.gmtime())}
     text = coverage(result)
@@ -434,16 +428,14 @@ def main(a):
     try:
         if cmd == '--plan':
             plan(a[1:])
-        elif cmd == '--args' and len(a) == 2:
-            suite_args(a[1])
+        elif cmd == '--args' and len(a) == 2:   # guest/suite.sh's -r: the run runs them alone
+            print(' '.join(f'-r {c}' for c in header(a[1])['checks']))
         elif cmd == '--judge' and len(a) == 6:
             verdict(a[1], a[2], a[5], vmrc=a[3], run=a[4])
         elif cmd == '--broken' and len(a) == 5:
             verdict(a[1], a[2], a[4], why=a[3])
-        elif a == ['--coverage']:
-            sys.stdout.write(coverage(json.load(open(KEPT))))
-        elif a == ['--cover']:
-            sys.stdout.write(cover(json.load(open(KEPT))))
+        elif a in (['--coverage'], ['--cover']):
+            sys.stdout.write({'--coverage': coverage, '--cover': cover}[cmd](json.load(open(KEPT))))
         elif a == ['--check']:
             return check()
         elif cmd == '--readme' and len(a) == 2:

@@ -60,8 +60,7 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
                                     f'the guest sent {size}')
                 elif files_dir is not None:
                     path = os.path.join(files_dir, name)
-                    with open(path, 'w') as f:
-                        f.write(data)
+                    open(path, 'w').write(data)
                     files.append({'name': name, 'path': path, 'bytes': size})
                 continue
             bad_files.append(name)

@@ -95,8 +95,7 @@ def flat(result, flat_tap, planted_tap):
             if st == 'skip':
                 line += f" # SKIP {t['comment'] or ''}".rstrip()
             lines.append(line)
-        with open(path, 'w') as f:
-            f.write('\n'.join(lines) + '\n')
+        open(path, 'w').write('\n'.join(lines) + '\n')
 
 
 def matrix(path, name, release, result, rc):
@@ -234,8 +233,7 @@ def race(out, runs, kernel, mutant, *dirs):
         r = load(f'{d}/result.json')
         got = []
         for t in r['tests']:
-            m = [LOST.search(x) for x in t['diagnostics']]
-            m = next((x for x in m if x), None)
+            m = next(filter(None, map(LOST.search, t['diagnostics'])), None)
             if t['name'] == 'race.lost_wakeups' and m:
                 got.append({'lost': int(m[1]), 'rounds': int(m[2]), 'ms': int(m[3]),
                             'result': t['result']})
