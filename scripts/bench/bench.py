@@ -63,9 +63,8 @@ def live(text, kernel):
     """sched_state_bench's summary, per CPU: ns/call and answers"""
     calls, repeats = map(int, CALLS_RE.search(text).groups())
     machine = MACHINE_RE.search(text)
-    out = {'calls': calls, 'repeats': repeats,
-           'machine': machine[1] if machine else None, 'cpus': {},
-           'answers': {}}
+    out = {'calls': calls, 'repeats': repeats, 'machine': machine[1] if machine else None,
+           'cpus': {}, 'answers': {}}
     for m in LIVE_RE.finditer(text):
         out['cpus'].setdefault(m[1], {})[m[2]] = {
             'median': float(m[3]), 'min': float(m[4]), 'max': float(m[5])}
@@ -82,8 +81,7 @@ def gather(out, kernels):
     result = {'date': time.strftime('%Y-%m-%d', time.gmtime()),
               'quick': os.environ.get('QUICK', '0') == '1',
               'host': {'arch': os.uname().machine, 'cpus': os.cpu_count()},
-              'commit': subprocess.run(git, capture_output=True,
-                                       text=True).stdout.strip() or None,
+              'commit': subprocess.run(git, capture_output=True, text=True).stdout.strip() or None,
               'kernels': []}
     lines = {}
     for k in kernels:
@@ -95,13 +93,11 @@ def gather(out, kernels):
         text = open(f'{d}/files/live.tap').read()
         lines[k] = re.findall(r'^# (cpu \d+ (?!repeat).*)$', text, re.M)
         result['kernels'].append({
-            'name': k, 'release': u['kernel'], 'arch': vm['arch'],
-            'accel': vm['accel'], 'cpus': u['ncpus'],
-            'seed': seed(open(f'{d}/files/seed.txt').read()),
+            'name': k, 'release': u['kernel'], 'arch': vm['arch'], 'accel': vm['accel'],
+            'cpus': u['ncpus'], 'seed': seed(open(f'{d}/files/seed.txt').read()),
             'unlink1': {'series': 'unlink1-processes', 'warmup': u['warmup'],
                         'interval_ms': u['interval_ms'],
-                        'tasks': {t: {'hmean': round(stats(s)['Hmean'], 2),
-                                      'samples': s}
+                        'tasks': {t: {'hmean': round(stats(s)['Hmean'], 2), 'samples': s}
                                   for t, s in u['tasks'].items()}},
             'live': live(text, k)})
     return result, lines
@@ -126,8 +122,8 @@ def report(result, lines):
             print(f"{k['name']}, {k['seed']['calls']} calls:\n"
                   f"Avg runtime set_task_state():    {avg[SEED[0]]:.0f} msecs\n"
                   f"Avg runtime set_current_state(): {avg[SEED[1]]:.0f} msecs")
-        sets = [(k['name'], {t: v['samples'] for t, v in
-                             k['unlink1']['tasks'].items()}) for k in ks]
+        sets = [(k['name'], {t: v['samples'] for t, v in k['unlink1']['tasks'].items()})
+                for k in ks]
         print('\n' + table(sets, 'Hmean'))
         print('\nlive path, sched_state_bench: ns/call over the repeats, and the\n'
               'median of each per-repeat difference (or below resolution)')
@@ -139,8 +135,8 @@ def report(result, lines):
 
 
 def wrap(text, indent=''):
-    return textwrap.wrap(text, 72, initial_indent=indent,
-                         subsequent_indent=indent, break_on_hyphens=False)
+    return textwrap.wrap(text, 72, initial_indent=indent, subsequent_indent=indent,
+                         break_on_hyphens=False)
 
 
 def cover(result):
@@ -191,8 +187,7 @@ def main(argv):
             if report(result, lines) == 1 and os.environ.get('BENCH_KEEP') == '1':
                 files.append(KEPT)
             for f in files:
-                with open(f, 'w') as fp:
-                    fp.write(json.dumps(result, indent=1) + '\n')
+                open(f, 'w').write(json.dumps(result, indent=1) + '\n')
             print(f"\nthe run as data: {' and '.join(files)}", file=sys.stderr)
         else:
             sys.exit(__doc__)

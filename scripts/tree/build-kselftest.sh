@@ -48,8 +48,7 @@ if [ ! -d "$out" ]; then
 	mkdir -p "$mod" "$out/sched_state/test_module"
 	# the module includes the directory's headers as ../
 	cp -r "$SELFTESTS"/sched_state/{*.h,test_module} "$mod/"
-	run "building test_sched_state.ko" make -C "$mod/test_module" KDIR="$KDIR" \
-		"${cross[@]}"
+	run "building test_sched_state.ko" make -C "$mod/test_module" KDIR="$KDIR" "${cross[@]}"
 	cp "$mod/test_module/test_sched_state.ko" "$out/sched_state/test_module/"
 	if [ -n "$cached" ]; then
 		# whole or not at all: a concurrent build of the same key may win
