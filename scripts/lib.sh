@@ -128,8 +128,16 @@ kernel_row()
 		die "KERNEL=$k ARCH=${ARCH:-}: not in scripts/kernels.tsv; known: $(kernels name | xargs)"
 }
 
-# image_release IMAGE: the release in the image's own header
-image_release() { file -bL "$1" | sed -n 's/.*, version \([^ ]*\) .*/\1/p'; }
+# image_release IMAGE: the release the image names (its header, else its banner)
+image_release()
+{
+	local r
+
+	r=$(file -bL "$1" | sed -n 's/.*, version \([^ ]*\) .*/\1/p')
+	# an arm64 Image: file(1) names no version, its banner does
+	[ -n "$r" ] || r=$(strings -n 16 "$1" | sed -n 's/^Linux version \([0-9][^ ]*\) .*/\1/p' | head -n 1)
+	echo "$r"
+}
 
 # picked: pick_kernel handed down the kernel asked for (KERNEL, KIMAGE, KDIR as it left them)
 picked() { [ -n "${KPICKED:-}" ] && [ "$KPICKED" = "${KERNEL:-}|${KIMAGE:-}|${KDIR:-}" ]; }

@@ -11,6 +11,7 @@ usage: mutants-result.py --plan [NAME...]   name, kernel (- default), module 0/1
        mutants-result.py --check | --cover | --coverage
        mutants-result.py --repath DIR OLD NEW [OLD NEW...]   in the files and links under DIR
 """
+import glob
 import json
 import os
 import re
@@ -362,8 +363,8 @@ def cover(result):
     if h := history(result, text=True):
         lines += ['', 'Real regressions, each put back by undoing its fix:']
         lines += h.rstrip('\n').split('\n')
-    with suppress(OSError):     # make race-power's last kept run
-        r = json.load(open(f'{MUTANTS}/race.json'))
+    for f in sorted(glob.glob(f'{MUTANTS}/race-*.json')):     # make race-power KEEP=1's
+        r = json.load(open(f))
         lines += [''] + wrap(f"The race's power ({r['check']}, {r['date']}, {r['kernel']}, "
                              f"{r['runs']} runs each): {r['summary']}.", 72)
     return '\n'.join(lines) + '\n'

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # mutants.sh [NAME...]: build, boot and judge each mutants/NAME.patch (default: all) into
 # $BUILD/mutants/; fails if a control run fails or a mutant is green or broken.
+# MUTANT_KERNEL: every mutant on that kernel, not its Kernel: header's.
 . "$(dirname "$0")/../lib.sh"
 
 # one compound command, parsed whole: a run takes hours, and bash reads a script as it goes
@@ -21,6 +22,7 @@ declare -A kernel_of module_of runs_of race_of schema_of
 while IFS=$'\t' read -r n k m r ms sc; do
 	names+=("$n")
 	[ "$k" != - ] || k=$default
+	k=${MUTANT_KERNEL:-$k}
 	kernel_of[$n]=$k module_of[$n]=$m runs_of[$n]=$r race_of[$n]=$ms
 	schema_of[$n]=$sc
 done <<<"$plan"
@@ -65,14 +67,18 @@ undo()
 	rm -f "$work/applied"
 }
 
-# kmake LOG: the incremental build
-kmake() { nice -n 10 make -C "$src" O="$obj" -j"$JOBS" "${image##*/}" modules >"$1" 2>&1; }
+# kmake LOG: the incremental build (a cross kernel's with its arch's ARCH and CROSS_COMPILE)
+kmake()
+{
+	nice -n 10 make -C "$src" O="$obj" -j"$JOBS" ${A_CROSS:+ARCH="$A_KARCH" CROSS_COMPILE="$A_CROSS"} \
+		"${image##*/}" modules >"$1" 2>&1
+}
 
 # stage NAME IMAGE: for NAME's run, the image and the suite built on $obj
 stage()
 {
 	cp "$2" "$OUT/$1/bzImage"
-	BUILD=$OUT/$1 KIMAGE=$OUT/$1/bzImage KDIR=$obj KSRC=$KSRC \
+	BUILD=$OUT/$1 ARCH=$karch KIMAGE=$OUT/$1/bzImage KDIR=$obj KSRC=$KSRC \
 		"$TOP/scripts/tree/build-kselftest.sh" >"$OUT/$1/stage.log" 2>&1
 }
 
@@ -93,7 +99,7 @@ boot()
 
 	[ "${race_of[$1]:-0}" = 0 ] || env=(--env "SCHED_STATE_RACE_MS=${race_of[$1]}")
 	[ "$1" = "$control" ] || only=$(python3 "$RESULT" --args "$1") token=sched_state_mutant=$1
-	setsid env KARCH=x86_64 "$TOP/scripts/vm/vm.sh" --kimage "$OUT/$1/bzImage" \
+	setsid "$TOP/scripts/vm/vm.sh" --arch "$karch" --kimage "$OUT/$1/bzImage" \
 		--ksft "$OUT/$1/custom/kselftest" --out "$OUT/$1/custom/vm" --append "$token" \
 		--guest-cmd "sh /guest/suite.sh -o $SUITE_TIMEOUT $only" "${env[@]}" \
 		--timeout "$VM_TIMEOUT" </dev/null >"$OUT/$1/run.log" 2>&1 &
@@ -150,7 +156,8 @@ trap '[ -z "$runner_pid" ] || kill "$runner_pid" 2>/dev/null
 rm -rf "$OUT"/result.json "$OUT"/table.md "$OUT"/control* "$OUT"/schema-*
 for kname in "${knames[@]}"; do
 	kdir=$("$TOP/scripts/tree/kernel.sh" "$kname")
-	read -r base image < <(. "$kdir/env" && echo "$KDIR ${KIMAGE#"$KDIR"/}")
+	read -r base image karch < <(. "$kdir/env" && echo "$KDIR ${KIMAGE#"$KDIR"/} $KARCH")
+	arch_set "$karch"
 	work=$CACHE/mutants/$(basename "$kdir")
 	src=$work/src
 	obj=$work/build

@@ -239,6 +239,7 @@ def race(out, runs, kernel, mutant, *dirs):
                             'result': t['result']})
         caught = sum(g['result'] == 'fail' for g in got)
         skipped = sum(g['result'] == 'skip' for g in got)
+        doc['arch'] = r['arch']
         doc[key] = {'accel': r['accel'], 'caught': caught,
                     'skipped': skipped, 'passed': len(got) - caught - skipped, 'runs': got}
         if len(got) != doc['runs'] or r['kernel_reports']:
@@ -251,8 +252,8 @@ def race(out, runs, kernel, mutant, *dirs):
     ms = m['runs'][0]['ms'] if m['runs'] else 0
     doc['summary'] = (f"without the barrier, {m['caught']} of {runs} runs of {ms} ms lost a "
                       f"wakeup ({m['skipped']} skipped: too few rounds); with it, "
-                      f"{c['caught']} of {runs} ({c['skipped']} skipped); {m['accel']}: "
-                      "QEMU's timing on this host, not a CPU's")
+                      f"{c['caught']} of {runs} ({c['skipped']} skipped); an {doc['arch']} "
+                      f"guest under {m['accel']}: QEMU's timing on this host, not a CPU's")
     doc['date'] = time.strftime('%Y-%m-%d')
     ktap.write(out, doc)
     print(f"race-power: {doc['summary']}; {out}")
