@@ -8,6 +8,7 @@
 #include <linux/cpumask.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/module.h>
 #include <linux/preempt.h>
 #include <linux/rbtree.h>
 #include <linux/sched.h>
@@ -244,6 +245,16 @@ int sched_state_rtlock(struct sched_state_req *req)
 	migrate_enable();
 	if (!ret)
 		ret = rtlock_wait(&r->done);
+	/*
+	 * Still a waiter, long after we freed the lock: the unlock did not
+	 * wake it from TASK_RTLOCK_WAIT (rt_mutex_wake_up_q()), and nothing
+	 * else may.  It cannot be stopped: it, @r and the module stay.
+	 */
+	if (ret == -ETIMEDOUT && READ_ONCE(r->go) && rtlock_waiting(r, task)) {
+		__module_get(THIS_MODULE);
+		r = NULL;
+		goto out_preempter;
+	}
 	if (!ret && !letter)
 		ret = scnprintf(req->reply, SIMPLE_TRANSACTION_LIMIT, "missed\n");
 	else if (!ret)
