@@ -320,7 +320,8 @@ static const struct sched_state_way {
 	WAY(completion,			TASK_UNINTERRUPTIBLE,	0),
 	WAY(completion_interruptible,	TASK_INTERRUPTIBLE,	0),
 	WAY(completion_killable,	TASK_KILLABLE,		0),
-	WAY(completion_io,		TASK_UNINTERRUPTIBLE,	0),
+	/* bound, woken in place: out of nr_iowait in ttwu_do_activate() */
+	WAY(completion_io,		TASK_UNINTERRUPTIBLE,	WAY_BOUND),
 	WAY(mutex,			TASK_UNINTERRUPTIBLE,	WAY_HOLD),
 	WAY(mutex_interruptible,	TASK_INTERRUPTIBLE,	WAY_HOLD),
 	WAY(mutex_killable,		TASK_KILLABLE,		WAY_HOLD),
@@ -332,7 +333,7 @@ static const struct sched_state_way {
 	WAY(msleep,			TASK_UNINTERRUPTIBLE,	0),
 	WAY(msleep_interruptible,	TASK_INTERRUPTIBLE,	0),
 	WAY(timeout_idle,		TASK_IDLE,		0),
-	WAY(io_schedule,		TASK_UNINTERRUPTIBLE,	WAY_PROCESS),
+	WAY(io_schedule,		TASK_UNINTERRUPTIBLE,	WAY_PROCESS | WAY_BOUND),
 	WAY(self,			TASK_UNINTERRUPTIBLE,	0),
 	WAY(spin,			TASK_UNINTERRUPTIBLE,	WAY_BOUND),
 	WAY(created,	TASK_UNINTERRUPTIBLE,	WAY_PROCESS | WAY_CREATED),
