@@ -286,23 +286,33 @@ static int yama_scope(void)
 #define PTRACE_FORBIDDEN	"Yama ptrace_scope forbids attaching"
 
 /*
- * Seize a pausing child and hold it in a ptrace stop; false if Yama's
- * ptrace_scope 2 (admin only) or 3 (none) forbids it.
+ * PTRACE_SEIZE @pid with @options; false if Yama's ptrace_scope 2 (admin
+ * only) or 3 (none) forbids it.
  */
+static bool seize(struct __test_metadata *_metadata, pid_t pid, long options)
+{
+	int err;
+
+	if (!ptrace(PTRACE_SEIZE, pid, 0, options))
+		return true;
+	err = errno;
+	if (err == EPERM && yama_scope() >= 2)
+		return false;
+	ASSERT_EQ(0, err);
+	return false;
+}
+
+/* Seize a pausing child and hold it in a ptrace stop; false if forbidden. */
 static bool trace_child(struct __test_metadata *_metadata, pid_t *pid,
 			bool *traced)
 {
-	int status, err;
+	int status;
 
 	*pid = fork_pausing_child();
 	ASSERT_LE(0, *pid);
 	ASSERT_EQ('S', wait_for_letter(*pid, 'S'));
-	if (ptrace(PTRACE_SEIZE, *pid, 0, 0)) {
-		err = errno;
-		if (err == EPERM && yama_scope() >= 2)
-			return false;
-		ASSERT_EQ(0, err);
-	}
+	if (!seize(_metadata, *pid, 0))
+		return false;
 	*traced = true;
 	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, *pid, 0, 0));
 	ASSERT_EQ(*pid, waitpid(*pid, &status, 0));
@@ -1528,7 +1538,7 @@ FIXTURE_SETUP(load)
 	sleepers_init(&self->s);
 	/* not ABI: a kernel may move or drop it */
 	if (!why && sum_nr_uninterruptible() == LONG_MIN)
-		why = "no .nr_uninterruptible in " SCHED_DEBUG;
+		why = "no .nr_uninterruptible in sched/debug";
 	if (why)
 		SKIP(return, "%s", why);
 }
@@ -1718,7 +1728,6 @@ TEST_F(freezer, frozen_not_in_load)
 {
 	long before = sum_nr_uninterruptible();
 
-	/* shorter than load's: the farms' names carry it, 100 at most */
 	if (before == LONG_MIN)
 		SKIP(return, "no .nr_uninterruptible in sched/debug");
 	freezer_fork(_metadata, &self->fz, 'R');
@@ -3253,24 +3262,30 @@ TEST_F(jobctl, continued_reported)
 	ASSERT_TRUE(WIFCONTINUED(status));
 }
 
-/* Seize the child; PTRACE_INTERRUPT makes it trap, and the tracer sees it. */
-static void jobctl_trap(struct __test_metadata *_metadata, pid_t pid,
+/*
+ * Seize the child; PTRACE_INTERRUPT makes it trap, and the tracer sees it.
+ * False if seizing is forbidden.
+ */
+static bool jobctl_trap(struct __test_metadata *_metadata, pid_t pid,
 			bool *traced, long options)
 {
 	int status = 0;
 
-	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, pid, 0, options));
+	if (!seize(_metadata, pid, options))
+		return false;
 	*traced = true;
 	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, pid, 0, 0));
 	ASSERT_EQ(pid, wait_report(pid, &status, 0));
 	ASSERT_TRUE(WIFSTOPPED(status));
 	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
+	return true;
 }
 
 /* PTRACE_INTERRUPT wakes the tracee from pause() into a trap, shown t. */
 TEST_F(jobctl, interrupt_traps)
 {
-	jobctl_trap(_metadata, self->pid, &self->traced, 0);
+	if (!jobctl_trap(_metadata, self->pid, &self->traced, 0))
+		SKIP(return, PTRACE_FORBIDDEN);
 	ASSERT_EQ('t', wait_for_letter(self->pid, 't'));
 }
 
@@ -3283,8 +3298,9 @@ TEST_F(jobctl, sigkill_skips_syscall_stop)
 {
 	int status = 0;
 
-	jobctl_trap(_metadata, self->pid, &self->traced,
-		    PTRACE_O_TRACESYSGOOD);
+	if (!jobctl_trap(_metadata, self->pid, &self->traced,
+			 PTRACE_O_TRACESYSGOOD))
+		SKIP(return, PTRACE_FORBIDDEN);
 	/* pause() restarts: a syscall-entry stop, then asleep in it */
 	ASSERT_EQ(0, ptrace(PTRACE_SYSCALL, self->pid, 0, 0));
 	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
@@ -3305,7 +3321,8 @@ TEST_F(jobctl, listen_then_sigcont)
 {
 	int status = 0;
 
-	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->pid, 0, 0));
+	if (!seize(_metadata, self->pid, 0))
+		SKIP(return, PTRACE_FORBIDDEN);
 	self->traced = true;
 	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
 	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
@@ -3331,7 +3348,8 @@ TEST_F(jobctl, seize_stopped_traps)
 	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
 	ASSERT_EQ(self->pid, wait_report(self->pid, &status, WUNTRACED));
 	ASSERT_EQ('T', wait_for_letter(self->pid, 'T'));
-	ASSERT_EQ(0, ptrace(PTRACE_SEIZE, self->pid, 0, 0));
+	if (!seize(_metadata, self->pid, 0))
+		SKIP(return, PTRACE_FORBIDDEN);
 	self->traced = true;
 	ASSERT_EQ('t', wait_for_letter(self->pid, 't'));
 	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
@@ -4418,18 +4436,14 @@ TEST_F(threads, signal_skips_blocker)
  */
 TEST_F(threads, signal_skips_traced)
 {
-	int status = 0, err;
+	int status = 0;
 	char c;
 
 	threads_start(_metadata, &self->pid, self->tids, &self->report,
 		      THREADS_PAUSE);
 	expect_threads(_metadata, self->pid, self->tids, 'S');
-	if (ptrace(PTRACE_SEIZE, self->pid, 0, PTRACE_O_TRACESYSGOOD)) {
-		err = errno;
-		if (err == EPERM && yama_scope() >= 2)
-			SKIP(return, PTRACE_FORBIDDEN);
-		ASSERT_EQ(0, err);
-	}
+	if (!seize(_metadata, self->pid, PTRACE_O_TRACESYSGOOD))
+		SKIP(return, PTRACE_FORBIDDEN);
 	ASSERT_EQ(0, ptrace(PTRACE_INTERRUPT, self->pid, 0, 0));
 	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
 	ASSERT_EQ(PTRACE_EVENT_STOP, status >> 16);
@@ -4499,14 +4513,10 @@ TEST_F(threads, block_retargets)
  */
 TEST_F(jobctl, detach_keeps_group_stop)
 {
-	int status = 0, err;
+	int status = 0;
 
-	if (ptrace(PTRACE_SEIZE, self->pid, 0, 0)) {
-		err = errno;
-		if (err == EPERM && yama_scope() >= 2)
-			SKIP(return, PTRACE_FORBIDDEN);
-		ASSERT_EQ(0, err);
-	}
+	if (!seize(_metadata, self->pid, 0))
+		SKIP(return, PTRACE_FORBIDDEN);
 	self->traced = true;
 	ASSERT_EQ(0, kill(self->pid, SIGSTOP));
 	ASSERT_EQ(self->pid, wait_report(self->pid, &status, 0));
