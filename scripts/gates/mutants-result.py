@@ -435,8 +435,10 @@ def main(a):
             verdict(a[1], a[2], a[5], vmrc=a[3], run=a[4])
         elif cmd == '--broken' and len(a) == 5:
             verdict(a[1], a[2], a[4], why=a[3])
-        elif a in (['--coverage'], ['--cover']):
-            sys.stdout.write({'--coverage': coverage, '--cover': cover}[cmd](json.load(open(KEPT))))
+        elif a == ['--coverage']:
+            sys.stdout.write(coverage(json.load(open(KEPT))))
+        elif a == ['--cover']:
+            sys.stdout.write(cover(json.load(open(KEPT))))
         elif a == ['--check']:
             return check()
         elif cmd == '--readme' and len(a) == 2:

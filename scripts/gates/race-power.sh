@@ -10,9 +10,7 @@ keep=0
 [ "${1:-}" != --keep ] || { keep=1; shift; }
 runs=${1:-20}
 mut=$BUILD/mutants/set-current-state-no-barrier
-kname=${KERNEL:-$(kernels name role=default)}
-karch=$(kernels arch "name=$kname")
-[ -n "$karch" ] || die "KERNEL=$kname: not in scripts/kernels.tsv"
+read -r kname karch _ < <(kernel_row) || exit 2
 ctl=$BUILD/mutants/control-$kname
 for d in "$mut" "$ctl"; do
 	[ -f "$d/bzImage" ] && [ -d "$d/custom/kselftest" ] ||

@@ -1866,9 +1866,7 @@ static const struct {
 
 FIXTURE(hung_task_count) {
 	int fd[ARRAY_SIZE(hung_sleepers)];
-	pid_t pid[ARRAY_SIZE(hung_sleepers)];
 	char timeout[32], warnings[32];
-	int wakes;
 };
 
 /* Read sysctl @path into @buf, then write @value if not NULL. */
@@ -1971,23 +1969,23 @@ static long hung_count_moves(const pid_t *pid, int *wakes, long from, int ms)
  */
 TEST_F(hung_task_count, only_uninterruptible)
 {
+	pid_t pid[ARRAY_SIZE(hung_sleepers)];
 	long before, first, second;
+	int wakes = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(hung_sleepers); i++) {
-		self->pid[i] = sleeper_kthread(hung_sleepers[i].name,
-					       &self->fd[i]);
-		ASSERT_LT(0, self->pid[i]);
+		pid[i] = sleeper_kthread(hung_sleepers[i].name, &self->fd[i]);
+		ASSERT_LT(0, pid[i]);
 	}
 	before = hung_count();
 	ASSERT_LE(0, before);
-	first = hung_count_moves(self->pid, &self->wakes, before, HUNG_MS);
-	second = hung_count_moves(self->pid, &self->wakes, first,
-				  HUNG_PERIOD_MS);
+	first = hung_count_moves(pid, &wakes, before, HUNG_MS);
+	second = hung_count_moves(pid, &wakes, first, HUNG_PERIOD_MS);
 	TH_LOG("hung_task_detect_count %ld, %ld at a scan, %ld at the next",
 	       before, first, second);
 	EXPECT_EQ(1, first - before) TH_LOG("the first scan that counts");
 	EXPECT_EQ(1, second - first) TH_LOG("the next scan");
-	EXPECT_LE(10, self->wakes) TH_LOG("%d wakes", self->wakes);
+	EXPECT_LE(10, wakes) TH_LOG("%d wakes", wakes);
 }
 
 /* The lost-wakeup race, for SCHED_STATE_RACE_MS (default, and at most). */

@@ -250,7 +250,7 @@ int sched_state_rtlock(struct sched_state_req *req)
 	 * wake it from TASK_RTLOCK_WAIT (rt_mutex_wake_up_q()), and nothing
 	 * else may.  It cannot be stopped: it, @r and the module stay.
 	 */
-	if (ret == -ETIMEDOUT && READ_ONCE(r->go) && rtlock_waiting(r, task)) {
+	if (ret == -ETIMEDOUT && rtlock_waiting(r, task)) {
 		__module_get(THIS_MODULE);
 		r = NULL;
 		goto out_preempter;
