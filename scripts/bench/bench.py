@@ -20,8 +20,7 @@ KEPT = os.path.join(TOP, 'bench', 'result.json')
 ORDER = ('x86_64', 'ppc64le', 'arm64')  # the commit's sections, then the rest
 SEED = ('set_task_state_ptr', 'set_current_state')
 STATS = ('Min', 'Hmean', 'Stddev', 'CoeffVar', 'Max')
-LIVE_RE = re.compile(r'^# cpu (\d+) (\S+) +ns/call median +(\S+) min +(\S+) '
-                     r'max +(\S+)', re.M)
+LIVE_RE = re.compile(r'^# cpu (\d+) (\S+) +ns/call median +(\S+) min +(\S+) max +(\S+)', re.M)
 ANSWER_RE = re.compile(r'^# cpu (\d+) (.+): (below resolution \([0-9.]+\)|'
                        r'[0-9.]+ ns/call more \(resolution [0-9.]+\))$', re.M)
 MACHINE_RE = re.compile(r'^# ((?:emulated or virtualized|no hypervisor) .*)$', re.M)
@@ -115,8 +114,7 @@ def report(result, lines):
         ks = [k for k in result['kernels'] if k['arch'] == a]
         print(f"\n== {n}. {a.replace('x86_64', 'x86-64')} ==\n")
         for k in ks:
-            print(f"{k['name']}: {k['release']}, {k['cpus']} CPUs, "
-                  f"{a} under {k['accel'].upper()}")
+            print(f"{k['name']}: {k['release']}, {k['cpus']} CPUs, {a} under {k['accel'].upper()}")
         for k in ks:
             avg = k['seed']['avg_runtime_ms']
             print(f"{k['name']}, {k['seed']['calls']} calls:\n"
@@ -147,16 +145,14 @@ def cover(result):
     arches = ', '.join(dict.fromkeys(
         f"{k['arch']} under {k['accel'].upper()}, {k['cpus']} vCPUs" for k in ks))
     emulated = any(k['accel'] == 'tcg' for k in ks)
-    what = ("emulated: every figure, ratios included, describes QEMU's "
-            "translation, not a CPU" if emulated
-            else "virtualized: figures describe the guest, not bare metal")
-    cpu = sorted(l0['cpus'], key=int)[0]
-    lines = wrap(f"sched_state_bench ({how}; {result['date']}; {arches}, on "
-                 f"a shared {result['host']['cpus']}-CPU {result['host']['arch']} "
-                 f"host; {what}; cpu {cpu}, {l0['calls']} calls x "
-                 f"{l0['repeats']} repeats): the median of the per-repeat "
-                 "differences, or \"below resolution\" when no larger than "
-                 "the spread (max - min) of either variant compared:")
+    what = ("emulated: every figure, ratios included, describes QEMU's translation, not a CPU"
+            if emulated else "virtualized: figures describe the guest, not bare metal")
+    cpu = min(l0['cpus'], key=int)
+    lines = wrap(f"sched_state_bench ({how}; {result['date']}; {arches}, on a shared "
+                 f"{result['host']['cpus']}-CPU {result['host']['arch']} host; {what}; cpu {cpu}, "
+                 f"{l0['calls']} calls x {l0['repeats']} repeats): the median of the per-repeat "
+                 "differences, or \"below resolution\" when no larger than the spread (max - min) "
+                 "of either variant compared:")
     for k in ks:
         lv = k['live']
         lines += wrap(f"{k['name']} ({lv.get('machine') or '?'}):", '  ')
@@ -164,12 +160,10 @@ def cover(result):
             line = f'    {q}: {a}'
             lines += [line] if len(line) <= 72 else [f'    {q}:', f'      {a}']
     lines += [''] + wrap(
-        "Commit 642fa448ae's own two measurements (its set_task_state() loop "
-        "and will-it-scale unlink1's Hmean, mmtests-style) were repeated on "
-        "the same kernels; " +
-        ("under emulation their figures describe QEMU, so they are not "
-         "quoted here.  Real figures need real hardware." if emulated else
-         "they are not part of this series."))
+        "Commit 642fa448ae's own two measurements (its set_task_state() loop and will-it-scale "
+        "unlink1's Hmean, mmtests-style) were repeated on the same kernels; " +
+        ("under emulation their figures describe QEMU, so they are not quoted here.  Real "
+         "figures need real hardware." if emulated else "they are not part of this series."))
     return '\n'.join(lines) + '\n'
 
 

@@ -331,7 +331,7 @@ def history(result, text=False):
             for s in (f"fixes {hi['fixes']}; shipped {hi['shipped']}",
                       f"{v['verdict']}: {what(v)}"):
                 lines += wrap(s, 72, initial_indent='    ', subsequent_indent='    ')
-        return '\n'.join(lines) + '\n'
+        return lines
     def esc(s):
         return s.replace('|', '\\|')
 
@@ -342,10 +342,9 @@ def history(result, text=False):
 
 
 def cover(result):
-    lines = wrap(f"Kernel mutants ({result.get('date')}, {result.get('kernel')}): each a "
-                 "one-line regression in the kernel file named, built, booted and run "
-                 "with the suite, which must turn the checks named red:", 72,
-                 break_on_hyphens=False)
+    lines = wrap(f"Kernel mutants ({result.get('date')}, {result.get('kernel')}): each a one-line "
+                 "regression in the kernel file named, built, booted and run with the suite, "
+                 "which must turn the checks named red:", 72, break_on_hyphens=False)
     for v in result['mutants']:
         what = ', '.join(v['checks']) if v['verdict'] == 'red' else v['why']
         rule = f" [{', '.join(v['rules'])}]" if v.get('rules') else ''
@@ -356,13 +355,11 @@ def cover(result):
     c, cov = result['counts'], result['coverage']
     lines.append(f"  {c['red']} red, {c['green']} green, {c.get('missed', 0)} missed, "
                  f"{c['broken']} broken of {len(result['mutants'])}.")
-    lines += wrap(f"Of {cov['rows']} rules listed from the task-state code, "
-                  f"{cov['covered']} have a check and a mutant that turned it red; the "
-                  "others have no check, no mutant that boots, or cannot be observed "
-                  "from a selftest.", 72)
+    lines += wrap(f"Of {cov['rows']} rules listed from the task-state code, {cov['covered']} "
+                  "have a check and a mutant that turned it red; the others have no check, no "
+                  "mutant that boots, or cannot be observed from a selftest.", 72)
     if h := history(result, text=True):
-        lines += ['', 'Real regressions, each put back by undoing its fix:']
-        lines += h.rstrip('\n').split('\n')
+        lines += ['', 'Real regressions, each put back by undoing its fix:'] + h
     for f in sorted(glob.glob(f'{MUTANTS}/race-*.json')):     # make race-power KEEP=1's
         r = json.load(open(f))
         lines += [''] + wrap(f"The race's power ({r['check']}, {r['date']}, {r['kernel']}, "
@@ -402,7 +399,7 @@ def gather(out, seconds, names):
           f"(real bugs), {counts['broken']} broken of {len(mutants)} in {m} min {s} s; "
           + ', '.join(f'{out}/{n}' for n in files))
     if h := history(result, text=True):
-        print(h.split('\n')[0])
+        print(h[0])
     return 0 if result['ok'] else 1
 
 
@@ -435,10 +432,8 @@ def main(a):
             verdict(a[1], a[2], a[5], vmrc=a[3], run=a[4])
         elif cmd == '--broken' and len(a) == 5:
             verdict(a[1], a[2], a[4], why=a[3])
-        elif a == ['--coverage']:
-            sys.stdout.write(coverage(json.load(open(KEPT))))
-        elif a == ['--cover']:
-            sys.stdout.write(cover(json.load(open(KEPT))))
+        elif a in (['--coverage'], ['--cover']):
+            sys.stdout.write((coverage if cmd == '--coverage' else cover)(json.load(open(KEPT))))
         elif a == ['--check']:
             return check()
         elif cmd == '--readme' and len(a) == 2:

@@ -31,11 +31,10 @@ RUNNING = re.compile(r'^(?:# )*# (?:selftests: (.+)|\s*RUN +(\S+) \.\.\.|'
 def parse(lines, files_dir=None, log=False, label='the TAP'):
     """ok, problems, counts and tests of TAP LINES (a list, no newlines); with FILES_DIR,
     also files and bad_files, the handed-back files there."""
-    problems, tests, files, bad_files = [], [], [], []
+    problems, tests, files, bad_files, top_plans = [], [], [], [], []
     pending = {}        # depth: results waiting for their parent
     diag = {}           # depth: [(line number, text)] no result took yet
     plans = {}          # depth: the plan of the results at that depth
-    top_plans = []
     if log:
         lines = lines[next((i for i, l in enumerate(lines) if TOP_VERSION.fullmatch(l)), 0):]
     if files_dir is not None:
@@ -95,12 +94,10 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
         children = pending.pop(depth + 1, [])
         for c in children:
             c['parent'] = len(tests)
-        t = {'depth': depth, 'number': int(m[3]), 'name': name.strip(),
-             'result': status, 'directive': directive,
-             'comment': (dm[2] if dm else comment).strip() or None,
+        t = {'depth': depth, 'number': int(m[3]), 'name': name.strip(), 'result': status,
+             'directive': directive, 'comment': (dm[2] if dm else comment).strip() or None,
              'diagnostics': [text for _, text in sorted(mine)],
-             'planned': plans.pop(depth + 1, None),
-             'children': len(children), 'parent': None}
+             'planned': plans.pop(depth + 1, None), 'children': len(children), 'parent': None}
         for state in (pending, plans):
             for d in [d for d in state if d > depth + 1]:
                 del state[d]

@@ -18,7 +18,6 @@ import sys
 import time
 
 import ktap
-from ktap import load, verdict
 
 DEFAULT = 'selftests: sched_state: sched_state.sh'
 # kernel log lines that count as a kernel report
@@ -31,12 +30,6 @@ REPORT = re.compile('|'.join((
     'do not call blocking ops when !TASK_RUNNING')))
 
 
-def scan(dmesg):
-    # dmesg.log's kernel reports: {line, text} each
-    lines = (l.rstrip('\n') for l in open(dmesg, errors='replace', newline='\n'))
-    return [{'line': n, 'text': l} for n, l in enumerate(lines, 1) if REPORT.search(l)]
-
-
 def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     # vm.sh's OUT/result.json from its files, and its summary line
     problems = [l.rstrip('\n') for l in open(f'{out}/problems')]
@@ -46,7 +39,8 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
         print(f'vm.sh: {problems[0]}')
     console = open(f'{out}/console.txt', errors='replace').read()
     parsed = ktap.parse(tap, files_dir=f'{out}/files', label='ktap.tap')
-    reports = scan(f'{out}/dmesg.log')
+    dmesg = (l.rstrip('\n') for l in open(f'{out}/dmesg.log', errors='replace', newline='\n'))
+    reports = [{'line': n, 'text': l} for n, l in enumerate(dmesg, 1) if REPORT.search(l)]
     found = [f"kernel report: dmesg.log:{k['line']}:{k['text']}" for k in reports]
     for p in found + parsed['problems']:
         print(f'vm.sh: {p}')
@@ -54,34 +48,30 @@ def write(out, kimage, arch, accel, seconds, limit, timedout, *env):
     up = {k: float(v) for k, v in
           re.findall(r'SCHED_STATE_GUEST: (booted|done)\b.*uptime=([0-9.]+)', console)}
     rc = re.search(r'SCHED_STATE_GUEST: done rc=([0-9]+)', console)
-    r = {
-        'kimage': kimage, 'arch': arch, 'accel': accel,
-        'guest_rc': int(rc[1]) if rc else None,
-        'timed_out': bool(timedout), 'ok': not problems, 'problems': problems,
-        'counts': dict(parsed['counts'], reports=len(reports)),
-        'seconds': {'host': int(seconds), 'timeout': int(limit), 'guest_boot': up.get('booted'),
-                    'guest_run': round(up['done'] - up['booted'], 2) if len(up) == 2 else None},
-        'tests': parsed['tests'], 'kernel_reports': reports,
-        'guest_env': dict(e.split('=', 1) for e in env),
-        'files': parsed['files'], 'bad_files': parsed['bad_files'],
-        'logs': {k: f'{out}/{v}' for k, v in (('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
-                                              ('console', 'console.txt'), ('qemu', 'qemu.log'))},
-    }
+    r = {'kimage': kimage, 'arch': arch, 'accel': accel, 'guest_rc': int(rc[1]) if rc else None,
+         'timed_out': bool(timedout), 'ok': not problems, 'problems': problems,
+         'counts': dict(parsed['counts'], reports=len(reports)),
+         'seconds': {'host': int(seconds), 'timeout': int(limit), 'guest_boot': up.get('booted'),
+                     'guest_run': round(up['done'] - up['booted'], 2) if len(up) == 2 else None},
+         'tests': parsed['tests'], 'kernel_reports': reports,
+         'guest_env': dict(e.split('=', 1) for e in env),
+         'files': parsed['files'], 'bad_files': parsed['bad_files'],
+         'logs': {k: f'{out}/{v}' for k, v in (('tap', 'ktap.tap'), ('dmesg', 'dmesg.log'),
+                                               ('console', 'console.txt'), ('qemu', 'qemu.log'))}}
     ktap.write(f'{out}/result.json', r)
     c, secs = r['counts'], r['seconds']
     print(f"vm.sh: summary: kernel {kimage}, accel {accel}, {secs['host']} s on the host, " +
           (f"{secs['guest_run']} s from boot to done in the guest"
            if secs['guest_run'] is not None else 'no boot-to-done time from the guest') +
           f", guest rc {r['guest_rc']}; tests: {ktap.tally(c)}; kernel reports: {c['reports']}; "
-          "files: " +
-          (' '.join(f['name'] for f in r['files']) or 'none') + f"; result: {out}/result.json")
+          f"files: {' '.join(f['name'] for f in r['files']) or 'none'}; result: {out}/result.json")
     return 0 if r['ok'] else 1
 
 
 def flat(result, flat_tap, planted_tap):
     """each result as a top-level TAP line named by its path, for prove and kunit.py parse;
     PLANTED_TAP: its first passing nested result failed"""
-    tests = load(result)['tests']
+    tests = ktap.load(result)['tests']
     if not any(t['result'] == 'pass' and t['depth'] for t in tests):
         sys.exit(f'result.py: no passing nested result in {result}')
     for path, plant in ((flat_tap, False), (planted_tap, True)):
@@ -100,8 +90,8 @@ def flat(result, flat_tap, planted_tap):
 
 def matrix(path, name, release, result, rc):
     # NAME's entry in MATRIX, the last counts per kernel
-    c = load(result)['counts']
-    m = load(path) if os.path.exists(path) else {}
+    c = ktap.load(result)['counts']
+    m = ktap.load(path) if os.path.exists(path) else {}
     m[name] = {'release': release, 'pass': c['pass'], 'skip': c['skip'], 'fail': c['fail'],
                'ok': rc == '0', 'date': time.strftime('%Y-%m-%d', time.gmtime())}
     ktap.write(path, m)
@@ -112,14 +102,13 @@ def tested(path):
     if not os.path.exists(path):
         print('Test results: no run recorded.')
         return
-    m = load(path)
+    m = ktap.load(path)
     dates = sorted({e['date'] for e in m.values()})
     print(f"Tested ({' to '.join(dict.fromkeys([dates[0], dates[-1]]))}): "
           "the suite's last run under QEMU, per kernel:\n")
     for name, e in m.items():
-        print(f"  {name:12} {e['release']:28} {e['pass']:4} pass {e['skip']:4} "
-              f"skip {e['fail']:4} fail" +
-              ('' if e['ok'] else ' (run FAILED: see its vm.log)'))
+        print(f"  {name:12} {e['release']:28} {e['pass']:4} pass {e['skip']:4} skip "
+              f"{e['fail']:4} fail" + ('' if e['ok'] else ' (run FAILED: see its vm.log)'))
 
 
 def stress(out):
@@ -129,7 +118,7 @@ def stress(out):
                                       'SIGKILL at random points: ', 'SIGKILL in each state: ',
                                       'parallel writers: ']}
     try:
-        r, s = load(f'{out}/result.json'), load(f'{out}/files/stress.json')
+        r, s = ktap.load(f'{out}/result.json'), ktap.load(f'{out}/files/stress.json')
     except (OSError, ValueError) as e:
         print(f'no stress results: {e}')
         return 1
@@ -150,7 +139,7 @@ def stress(out):
 
 def farm_default(result):
     # the default run holds sched_state.sh alone, no hung_task result nor kernel report
-    r = load(result)
+    r = ktap.load(result)
     top = [t['name'] for t in r['tests'] if t['depth'] == 0]
     hung = [t['name'] for t in r['tests'] if t['depth'] and t['name'].startswith('hung_task.')]
     bad = [] if top == [DEFAULT] else [f'top-level results {top}, not [{DEFAULT!r}]']
@@ -159,7 +148,7 @@ def farm_default(result):
         bad.append(f"the run failed: {'; '.join(r['problems'])}")
     print(f"the default run: {len(r['tests']) - len(top)} results, {len(hung)} hung_task; "
           f"kernel reports: {r['counts']['reports']}")
-    return verdict(bad)
+    return ktap.verdict(bad)
 
 
 # the checks that need neither root nor the module, beside child.*: each may pass or skip
@@ -189,7 +178,7 @@ def children(tests, planned, reason, may_pass=FREE):
 
 def host(result):
     # check.sh's host kselftest: one passing sched_state.sh, children() (a v1 freezer's may pass)
-    r = load(result)
+    r = ktap.load(result)
     tests, bad = r['tests'], list(r['problems'])
     top = [t for t in tests if t['depth'] == 0]
     if [(t['name'], t['result']) for t in top] != [(DEFAULT, 'pass')]:
@@ -201,14 +190,14 @@ def host(result):
     c = r['counts']
     print(f"host kselftest: {len(nested)} nested results, {c['pass']} pass, "
           f"{c['skip']} skip, {c['fail']} fail")
-    return verdict(bad)
+    return ktap.verdict(bad)
 
 
 def nobody(out, rc1, rc2):
     # check.sh's non-root run: OUT/{harness,wrapper}.json alike, children(); OUT/calls empty
     bad, seen = [], []
     for prog, rc, f in (('sched_state_test', rc1, 'harness'), ('sched_state.sh', rc2, 'wrapper')):
-        r = load(f'{out}/{f}.json')
+        r = ktap.load(f'{out}/{f}.json')
         tests, c = [t for t in r['tests'] if t['depth'] == 0], r['counts']
         if rc != '0':
             bad.append(f'{prog}: exit {rc}, not 0')
@@ -220,7 +209,7 @@ def nobody(out, rc1, rc2):
     if seen[0] != seen[1]:
         bad.append('sched_state.sh and sched_state_test differ in their results')
     bad += [f'sched_state.sh as nobody ran {c}' for c in open(f'{out}/calls').read().splitlines()]
-    return verdict(bad)
+    return ktap.verdict(bad)
 
 
 LOST = re.compile(r'lost_wakeups:([0-9]+) of ([0-9]+) wakeups lost in ([0-9]+) ms$')
@@ -230,15 +219,11 @@ def race(out, runs, kernel, mutant, *dirs):
     """race-power.sh's runs of race.lost_wakeups, on the barrier mutant and the control."""
     doc, bad = {'check': 'race.lost_wakeups', 'kernel': kernel, 'runs': int(runs)}, []
     for key, d in zip(('mutant', 'control'), dirs):
-        r = load(f'{d}/result.json')
-        got = []
-        for t in r['tests']:
-            m = next(filter(None, map(LOST.search, t['diagnostics'])), None)
-            if t['name'] == 'race.lost_wakeups' and m:
-                got.append({'lost': int(m[1]), 'rounds': int(m[2]), 'ms': int(m[3]),
-                            'result': t['result']})
-        caught = sum(g['result'] == 'fail' for g in got)
-        skipped = sum(g['result'] == 'skip' for g in got)
+        r = ktap.load(f'{d}/result.json')
+        got = [{'lost': int(m[1]), 'rounds': int(m[2]), 'ms': int(m[3]), 'result': t['result']}
+               for t in r['tests'] if t['name'] == 'race.lost_wakeups'
+               and (m := next(filter(None, map(LOST.search, t['diagnostics'])), None))]
+        caught, skipped = (sum(g['result'] == w for g in got) for w in ('fail', 'skip'))
         doc['arch'] = r['arch']
         doc[key] = {'accel': r['accel'], 'caught': caught,
                     'skipped': skipped, 'passed': len(got) - caught - skipped, 'runs': got}
@@ -257,7 +242,7 @@ def race(out, runs, kernel, mutant, *dirs):
     doc['date'] = time.strftime('%Y-%m-%d')
     ktap.write(out, doc)
     print(f"race-power: {doc['summary']}; {out}")
-    return verdict(bad)
+    return ktap.verdict(bad)
 
 
 if __name__ == '__main__':

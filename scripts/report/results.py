@@ -56,8 +56,12 @@ def make(tests, build_id, start, misc):
         if p["depth"]:
             continue
         prog = p["name"].split(":")[-1].strip() if p["name"].startswith("selftests:") else p["name"]
-        suite = ET.SubElement(suites, "testsuite", name=f"{SUITE}.{prog}")
         children = [t for t in tests if t["parent"] == i]
+        n = Counter(t["result"] for t in children)
+        status = "ERROR" if p["planned"] != p["children"] else p["result"].upper()
+        suite = ET.SubElement(suites, "testsuite", name=f"{SUITE}.{prog}", tests=str(len(children)),
+                              failures=str(n["fail"]), errors=str(int(status == "ERROR")),
+                              skipped=str(n["skip"]))
         for t in children:
             name, st, diag = t["name"], t["result"].upper(), t["diagnostics"]
             e = entry(".".join([SUITE] + [slugify(part) or "_" for part in name.split(".")]),
@@ -75,14 +79,8 @@ def make(tests, build_id, start, misc):
                 ET.SubElement(case, "failure", message="not ok").text = "\n".join(diag)
             if diag:
                 ET.SubElement(case, "system-out").text = "\n".join(diag)
-        st = "ERROR" if p["planned"] != p["children"] else p["result"].upper()
-        n = Counter(t["result"] for t in children)
-        for k, v in (("tests", len(children)), ("failures", n["fail"]),
-                     ("errors", int(st == "ERROR")), ("skipped", n["skip"])):
-            suite.set(k, str(v))
-        entry(f"{SUITE}.{slugify(prog)}", st, name=prog)
-    doc = {"version": {"major": MAJOR, "minor": MINOR}, "tests": kcidb}
-    return doc, ET.ElementTree(suites)
+        entry(f"{SUITE}.{slugify(prog)}", status, name=prog)
+    return {"version": {"major": MAJOR, "minor": MINOR}, "tests": kcidb}, ET.ElementTree(suites)
 
 
 def check_doc(doc):
