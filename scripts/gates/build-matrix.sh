@@ -27,10 +27,7 @@ if [ "$(cat "$tree/.build-matrix-done" 2>/dev/null)" != "$pristine" ]; then
 		grep -qx CONFIG_PREEMPT_RT=y "$tree/.config" && echo "$pristine" >"$tree/.build-matrix-done"
 	[ -f "$tree/.build-matrix-done" ] || rm -rf "$tree"
 fi
-gate "mainline (KDIR=$tree)" kept "$tree" module_build "$out/src-mainline" "$tree"
-
-gate "mainline-O (KDIR=$odir)" kept "$odir" module_build "$out/src-mainline-O" "$odir"
-for kd in $MATRIX_KDIRS; do
+for kd in "mainline=$tree" "mainline-O=$odir" $MATRIX_KDIRS; do
 	k=${kd%%=*} d=${kd#*=}
 	gate "$k (KDIR=$d)" kept "$d" module_build "$out/src-$k" "$d"
 done

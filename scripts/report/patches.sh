@@ -72,8 +72,7 @@ left=$(cd "$WORK/0" && find . -type f ! -exec cmp -s {} "$BASE/{}" \; -printf ' 
 [ -z "$left" ] || die "the series' diffs add up to other than patches/*.patch, or in no patch's files:$left"
 # PATCHES_SIGNOFF's signer is the suite's reviewer: a MAINTAINERS section of
 # its own from the last patch that touches MAINTAINERS on
-owner=
-[ -z "${PATCHES_SIGNOFF:-}" ] || [ -z "$sob" ] || owner="$name <$email>"
+owner=${PATCHES_SIGNOFF:+"$name <$email>"}
 mk=0 mk_first=0
 for ((k = 1; k <= ${#PATCHES[@]}; k++)); do
 	grep -qs '^+++ b/MAINTAINERS' "${PATCHES[k - 1]}"/*.diff || continue

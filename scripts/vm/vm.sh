@@ -190,8 +190,7 @@ run_guest() {
 	tail -n +1 -F --pid=$qpid "$OUT/console.log" 2>/dev/null | strip_escapes &
 	tpid=$!
 	start=$SECONDS limit=$((SECONDS + TIMEOUT)) timedout=''
-	while :; do
-		kill -0 $qpid 2>/dev/null || break
+	while kill -0 $qpid 2>/dev/null; do
 		((SECONDS < limit)) || { timedout=1; break; }
 		sleep 1
 	done
