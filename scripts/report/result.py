@@ -116,7 +116,8 @@ def stress(out):
     want = {'sched_state_fuzz': ['bad requests', 'fuzz: ', 'sanity after fuzz'],
             'sched_state_lifecycle': ['load/unload cycles: ', 'rmmod with a request in flight: ',
                                       'SIGKILL at random points: ', 'SIGKILL in each state: ',
-                                      'parallel writers: ']}
+                                      'parallel writers: ',
+                                      'a harness timeout in the sleep fixture: ']}
     try:
         r, s = ktap.load(f'{out}/result.json'), ktap.load(f'{out}/files/stress.json')
     except (OSError, ValueError) as e:

@@ -237,6 +237,44 @@ each_state()
 	[ "$bad" -eq 0 ]
 }
 
+# d_sleeper: a task of sched_state_test in D, in $pid, its group in $group
+d_sleeper()
+{
+	for s in /proc/[0-9]*/stat; do
+		read -r line 2>/dev/null <"$s" || continue
+		case $line in *" (sched_state_tes) D "*) ;; *) continue ;; esac
+		# shellcheck disable=SC2086
+		set -- ${line##*) }
+		pid=${line%% *} group=$3
+		return 0
+	done
+	return 1
+}
+
+# A harness timeout in the sleep fixture (kselftest_harness.h kills the
+# test's group) leaves its sleeper in D: sched_state.sh wakes it, unloads the
+# module and exits within 5 s (SETTLE_MS), and leaves neither task asleep.
+harness_timeout()
+{
+	rmmod "$MOD"	# sched_state.sh loads its own
+	"$DIR/sched_state.sh" -- -r sleep.uninterruptible.sigkill_pending \
+		>"$TMP/harness" 2>&1 &
+	sh=$! said="no sleeper in D"
+	within d_sleeper || return 1
+	kill -KILL -"$group"
+	if ! in_state "$pid" D; then
+		said="the killed sleeper in '$letter', not D"
+	elif ! within in_state "$sh" Z-; then
+		said="sched_state.sh still runs 5 s later"
+	else
+		wait "$sh"
+		said="sched_state.sh exited $?"
+		loaded && said="$said, the module loaded"
+		in_state "$pid" Z- && in_state "$group" Z- || said="$said, a task in '$letter'"
+	fi
+	[ "$said" = "sched_state.sh exited 1" ] && load
+}
+
 # Many parallel clients churning: every request succeeds
 writers()
 {
@@ -264,11 +302,12 @@ if [ "$(id -u)" -ne 0 ] || ! module_usable || ! TMP=$(mktemp -d); then
 fi
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-ktap_set_plan 5
+ktap_set_plan 6
 ktap_print_msg "seed $SEED (replay: SCHED_STATE_SEED=$SEED)"
 part "load/unload cycles" cycles
 part "rmmod with a request in flight" in_flight
 part "SIGKILL at random points" random_kills
 part "SIGKILL in each state" each_state
 part "parallel writers" writers
+part "a harness timeout in the sleep fixture" harness_timeout
 ktap_finished
