@@ -41,14 +41,13 @@
  * the rwlock's rt_mutex, then waits for the reader in TASK_RTLOCK_WAIT with
  * the same save and restore (rwbase_write_lock() in kernel/locking/rwbase_rt.c).
  *
- * We hold the lock for at most RTLOCK_POLL_NS (the read side, which only
- * the kthread wants, RTLOCK_RW_POLL_NS): the kthread spins until we take
- * it, so it blocks within microseconds, unless its CPU is slow to run it.
- * If it is not a waiter by then, or we moved to its CPU before pinning
- * ourselves there, the reply is "missed", and the caller may try again.
+ * We hold the lock for at most RTLOCK_POLL_NS: the kthread spins until we
+ * take it, so it blocks within microseconds, unless its CPU is slow to run
+ * it (a loaded host's vCPU).  If it is not a waiter by then, or we moved to
+ * its CPU before pinning ourselves there, the reply is "missed", and the
+ * caller may try again.
  */
-#define RTLOCK_POLL_NS		NSEC_PER_MSEC
-#define RTLOCK_RW_POLL_NS	(10 * NSEC_PER_MSEC)
+#define RTLOCK_POLL_NS		(10 * NSEC_PER_MSEC)
 #define RTLOCK_BOUND	HZ
 #define RTLOCK_NOWAKE_BOUND	(HZ / 10)
 #define RTLOCK_PREEMPT_NS	(20 * NSEC_PER_MSEC)
@@ -138,8 +137,7 @@ static bool rtlock_waiting(struct sched_state_rtlock *r,
 static bool rtlock_waited(struct sched_state_rtlock *r,
 			  struct task_struct *task)
 {
-	u64 deadline = ktime_get_ns() +
-		       (r->rw ? RTLOCK_RW_POLL_NS : RTLOCK_POLL_NS);
+	u64 deadline = ktime_get_ns() + RTLOCK_POLL_NS;
 
 	while (!rtlock_waiting(r, task)) {
 		if (ktime_get_ns() > deadline)
