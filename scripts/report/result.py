@@ -111,6 +111,10 @@ def tested(path):
               f"{e['fail']:4} fail" + ('' if e['ok'] else ' (run FAILED: see its vm.log)'))
 
 
+# what guest/stress.sh may skip: lockdep's kernel is too slow for it
+MAY_SKIP = {'a harness timeout in the sleep fixture: '}
+
+
 def stress(out):
     # the seed and the results of a guest/stress.sh run
     want = {'sched_state_fuzz': ['bad requests', 'fuzz: ', 'sanity after fuzz'],
@@ -131,7 +135,8 @@ def stress(out):
                    if t['path'][-2:-1] == [prog] and t['name'].startswith(name)]
             for t in got:
                 print(f"{prog}: {t['result']}: {t['name']}")
-            if not got or any(t['result'] not in ('pass', 'skip') for t in got):
+            ok = ('pass', 'skip') if name in MAY_SKIP else ('pass',)
+            if not got or any(t['result'] not in ok for t in got):
                 missing.append(f"'{prog}: {name}'")
     if missing:
         print('missing or failed results: ' + ' '.join(missing))
