@@ -41,11 +41,9 @@ def table(sets, only=None):
     for stat in [only] if only else STATS:
         for t in sorted(st[0], key=int):
             b = st[0][t][stat]
-            line = f"{stat:9} {'unlink1-processes-' + t:21}"
-            for s in st:
-                v = s[t][stat] if t in s else float('nan')
-                line += f' {v:10.2f} ({100 * (v - b) / b if b else 0:7.2f}%)'
-            rows.append(line)
+            vs = [s[t][stat] if t in s else float('nan') for s in st]
+            rows.append(f"{stat:9} {'unlink1-processes-' + t:21}" +
+                        ''.join(f' {v:10.2f} ({100 * (v - b) / b if b else 0:7.2f}%)' for v in vs))
     return '\n'.join(rows)
 
 

@@ -169,7 +169,7 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
         why = f"not run: {', '.join(lost)} (not in this kernel's suite, or the run broke)"
     state = 'broken' if why is not None else 'green' if missed else 'red'
     if state == 'green':
-        why = 'not red: ' + ', '.join(f'{c} ({got.get(c, "not run")})' for c in missed)
+        why = 'not red: ' + ', '.join(f'{c} ({got[c]})' for c in missed)
         if 'Missed' in h:	# a real bug the suite is known not to catch: data, not a failure
             state, why = 'missed', f"missed ({h['Missed']}); {why}"
     v.update(verdict=state, why=why, red=red)
@@ -186,7 +186,7 @@ def coverage(result):
     red = {v['mutant']: set(v['red']) for v in result['mutants'] if v['verdict'] == 'red'}
     rows = rules()
     for r in rows:
-        if r['checks'] and any(red.get(m, set()) & set(r['checks']) for m in r['mutants']):
+        if any(red.get(m, set()) & set(r['checks']) for m in r['mutants']):
             r['why'] = None
         elif r['why'] == '-':
             r['why'] = 'no mutant of it went red in this run: ' + ', '.join(
@@ -227,9 +227,8 @@ def checks_map(result):
 def table(result):
     rows = []
     for v in result['mutants']:
-        what = v.get('why') or 'none'
-        if v['verdict'] == 'red':
-            what = ', '.join(f'`{c}`' for c in v.get('checks') or v['red'])
+        what = (', '.join(f'`{c}`' for c in v.get('checks') or v['red'])
+                if v['verdict'] == 'red' else v.get('why') or 'none')
         ran = f" (run {v['run']} of {v['runs']})" if v.get('runs', 1) > 1 else ''
         rows.append([f"`{v['mutant']}`", ', '.join(f'`{r}`' for r in v.get('rules', [])),
                      (v.get('code') or '').replace('|', '\\|'), v.get('kernel', ''),

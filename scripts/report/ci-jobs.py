@@ -50,8 +50,7 @@ def too_short(where, t):
 
 def check_job(jobs):
     """A kselftest job of the collection, from MIN_VERSION on."""
-    job = (jobs or {}).get("jobs", {}).get(JOB)
-    if not isinstance(job, dict):
+    if not isinstance(job := (jobs or {}).get("jobs", {}).get(JOB), dict):
         return [f"jobs.yaml: no job {JOB}"]
     w = f"jobs.yaml: {JOB}:"
     params, rules = job.get("params") or {}, job.get("rules") or {}
@@ -75,8 +74,7 @@ def check_job(jobs):
 
 def check_scheduler(sched, jobs):
     """Known jobs on LAVA boards, the job's on the arm and arm64 kbuilds."""
-    entries = (sched or {}).get("scheduler")
-    if not isinstance(entries, list) or not entries:
+    if not isinstance(entries := (sched or {}).get("scheduler"), list) or not entries:
         return ["scheduler.yaml: no scheduler entries"]
     p, seen = [], set()
     for i, e in enumerate(entries):

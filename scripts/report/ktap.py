@@ -11,6 +11,7 @@ import copy
 import json
 import os
 import re
+import shutil
 import sys
 import tempfile
 
@@ -33,16 +34,15 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
     also files and bad_files, the handed-back files there."""
     problems, tests, files, bad_files, top_plans = [], [], [], [], []
     pending = {}        # depth: results waiting for their parent
-    diag = {}           # depth: [(line number, text)] no result took yet
+    diag = []           # (depth, text) of the lines no result took yet, in order
     plans = {}          # depth: the plan of the results at that depth
     if log:
         lines = lines[next((i for i, l in enumerate(lines) if TOP_VERSION.fullmatch(l)), 0):]
     if files_dir is not None:
-        os.makedirs(files_dir, exist_ok=True)
-        for f in os.listdir(files_dir):
-            os.unlink(os.path.join(files_dir, f))
+        shutil.rmtree(files_dir, ignore_errors=True)
+        os.makedirs(files_dir)
     cur = None
-    for n, line in enumerate(lines + ['']):    # '': the end cuts a file short
+    for line in lines + ['']:    # '': the end cuts a file short
         if cur:
             name, prefix, body = cur
             if line.startswith(prefix + '# |'):
@@ -64,23 +64,20 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
                 continue
             bad_files.append(name)
             problems.append(f'file {name}: cut short in the TAP')
-        m = FBEGIN.match(line)
-        if m:
+        if m := FBEGIN.match(line):
             cur = (m[2], m[1], [])
             continue
-        m = PLAN.match(line)
-        if m:
+        if m := PLAN.match(line):
             plans[len(m[1]) // 2] = int(m[2])
             if not m[1]:
                 top_plans.append(int(m[2]))
             continue
         if VERSION.match(line):
             continue
-        m = RESULT.match(line)
-        if not m:
+        if not (m := RESULT.match(line)):
             k = len(PREFIX.match(line)[1]) // 2
             if k:
-                diag.setdefault(k - 1, []).append((n, line[2 * k:].strip()))
+                diag.append((k - 1, line[2 * k:].strip()))
             continue
         depth = len(m[1]) // 2
         name, _, comment = m[4].partition('#')
@@ -88,19 +85,17 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
         directive = dm[1].upper() if dm else None
         status = 'fail' if m[2] else 'skip' if directive == 'SKIP' else 'pass'
         # its own level's lines, and the deeper ones no result took
-        mine = []
-        for d in [d for d in diag if d >= depth]:
-            mine += [(i, '# ' * (d - depth) + text) for i, text in diag.pop(d)]
+        mine = ['# ' * (d - depth) + text for d, text in diag if d >= depth]
+        diag = [(d, text) for d, text in diag if d < depth]
         children = pending.pop(depth + 1, [])
         for c in children:
             c['parent'] = len(tests)
         t = {'depth': depth, 'number': int(m[3]), 'name': name.strip(), 'result': status,
              'directive': directive, 'comment': (dm[2] if dm else comment).strip() or None,
-             'diagnostics': [text for _, text in sorted(mine)],
+             'diagnostics': mine,
              'planned': plans.pop(depth + 1, None), 'children': len(children), 'parent': None}
-        for state in (pending, plans):
-            for d in [d for d in state if d > depth + 1]:
-                del state[d]
+        pending = {d: pending[d] for d in pending if d <= depth + 1}
+        plans = {d: plans[d] for d in plans if d <= depth + 1}
         pending.setdefault(depth, []).append(t)
         tests.append(t)
 
@@ -153,8 +148,7 @@ def load(path):
 
 def write(path, result):     # replaced at once
     with open(path + '.tmp', 'w') as f:
-        json.dump(result, f, indent=1)
-        f.write('\n')
+        f.write(json.dumps(result, indent=1) + '\n')
     os.replace(path + '.tmp', path)
 
 
