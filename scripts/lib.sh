@@ -22,6 +22,8 @@ SELFTESTS=$KSRC/tools/testing/selftests
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf '%s: error: %s\n' "${0##*/}" "$*" >&2; exit 2; }
+# lock FILE: wait for FILE's lock and hold it on fd 9 (FILE's directory made first)
+lock() { mkdir -p "${1%/*}"; exec 9>"$1"; flock 9; }
 
 # gate NAME CMD...: run one check, say PASS or FAIL with its time, count it;
 # "gates WHAT" prints the counts and fails if any gate failed.
@@ -32,9 +34,8 @@ gate()
 {
 	local name=$1 start=$SECONDS verdict=PASS
 
-	shift
 	say "${0##*/}: $name"
-	"$@" || { verdict=FAIL; failures+=("$name"); }
+	"${@:2}" || { verdict=FAIL; failures+=("$name"); }
 	[ $verdict = FAIL ] || passed=$((passed + 1))
 	echo "$verdict: $name ($((SECONDS - start)) s)"
 }
@@ -83,10 +84,8 @@ table()
 		for (i = 1; i <= nc; i++)
 			if (has(cc[i], cv[i]) == neg[i])
 				next
-		out = $col[f[1]]
-		for (i = 2; i <= nf; i++)
-			out = out " " $col[f[i]]
-		print out
+		for (i = 1; i <= nf; i++)
+			printf "%s%s", $col[f[i]], (i < nf ? " " : "\n")
 	}
 	END { exit err }
 	' "$1"
@@ -98,10 +97,8 @@ kernels() { table "$TOP/scripts/kernels.tsv" "$@"; }
 # arch_names: the arches of scripts/arches.tsv, in its order
 arch_names() { table "$TOP/scripts/arches.tsv" arch; }
 
-# arch_set ARCH: A_ARCH A_DEBIAN A_KARCH A_CROSS A_QEMU A_MACHINE A_CPU
-# A_CONSOLE A_STREAMS A_IMAGE A_PACKAGES from ARCH's line of
-# scripts/arches.tsv (ARCH: its name or its Debian name; "-" is empty);
-# kept as they are for the arch pick_kernel handed down
+# arch_set ARCH: the A_* it reads below from ARCH's line of scripts/arches.tsv (ARCH: its
+# name or its Debian name; "-" is empty); kept as they are for the arch pick_kernel handed down
 arch_set()
 {
 	[ "${A_ARCH:-}" != "$1" ] || return 0

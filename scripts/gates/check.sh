@@ -6,12 +6,9 @@
 . "$(dirname "$0")/../lib.sh"
 set +e
 
-full=0
-case ${1:-} in
---full) full=1 ;;
-"") ;;
-*) die "usage: $0 [--full]" ;;
-esac
+full=0 col=check
+[ "${1:-}" != --full ] || full=1 col=full
+[ -z "${1:-}" ] || [ $full = 1 ] || die "usage: $0 [--full]"
 REPORT=$TOP/scripts/report
 
 # The captured TAP, as it is and flat (every nested result a top-level
@@ -80,10 +77,8 @@ help_lists_all()
 		grep -qE "^  make $t( |$)" <<<"$out" || { echo "make help lacks target $t"; bad=1; }
 	done
 	for v in $(grep -ohE '\$\{[A-Z][A-Z0-9_]+:[-=]' "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh |
-		sed 's/..//; s/:.//' | sort -u); do
-		case $v in
-		A_ARCH|CLEAN_DEBIAN_INNER|KENV|KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME) continue ;;
-		esac
+		sed 's/..//; s/:.//' | sort -u | grep -vxE 'A_ARCH|CLEAN_DEBIAN_INNER|KENV' |
+		grep -vxE 'KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME'); do
 		grep -qF "\`$v=" "$TOP/docs/variables.md" ||
 			{ echo "docs/variables.md lacks variable $v"; bad=1; }
 	done
@@ -144,9 +139,7 @@ gate "make help names every target, docs/variables.md every variable" help_lists
 gate "docs build adds no warning" "$TOP/scripts/gates/docs.sh"
 gate "get_maintainer.pl names the SCHEDULER maintainers" maintainers
 
-# each kernel as its column of scripts/kernels.tsv says, Debian's first
-col=check
-[ $full = 0 ] || col=full
+# each kernel as its column ($col) of scripts/kernels.tsv says, Debian's first
 mapfile -t plan < <(kernels from,name,$col "$col!=-" | sort -s -r -k1,1 | awk '{ print $2 ":" $3 }')
 default=$(kernels name role=default)
 [ -n "$default" ] || die "scripts/kernels.tsv: no kernel has the role default"

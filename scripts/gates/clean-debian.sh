@@ -22,8 +22,7 @@ stage()
 {
 	local name=$1 start=$SECONDS log=$out/$1.log
 
-	shift
-	"$@" >"$log" 2>&1 && { say "clean-debian: $name ($((SECONDS - start)) s)"; return; }
+	"${@:2}" >"$log" 2>&1 && { say "clean-debian: $name ($((SECONDS - start)) s)"; return; }
 	say "clean-debian: $name FAILED ($((SECONDS - start)) s); log: $log"
 	tail -n 15 "$log" >&2
 	grep -ohE '[A-Za-z0-9_.+/-]+: (command )?not found|No such file or directory: .*|fatal error: [^ ]+: No such file' \
@@ -31,8 +30,7 @@ stage()
 	exit 1
 }
 
-exec 9>"$bare.lock"
-flock 9
+lock "$bare.lock"
 if [ ! -f "$bare/done" ]; then
 	rm -rf "$bare" "$bare.tmp"
 	mkdir -p "$bare"

@@ -63,12 +63,11 @@ module_build()
 {
 	local dir=$1 kdir=$2 log=$1.log m=$1/$OVERLAY/test_module
 
-	shift 2
 	[ -f "$kdir/Makefile" ] && [ -f "$kdir/Module.symvers" ] ||
 		{ echo "KDIR=$kdir: not a kernel build tree (no Makefile or Module.symvers)"; return 1; }
 	copy_overlay "$dir"
-	echo "make -C $m KDIR=$kdir W=1 $*"
-	logged "$log" make -C "$m" KDIR="$kdir" W=1 "$@" || return 1
+	echo "make -C $m KDIR=$kdir W=1 ${*:3}"
+	logged "$log" make -C "$m" KDIR="$kdir" W=1 "${@:3}" || return 1
 	[ -f "$m/test_sched_state.ko" ] || { echo "no test_sched_state.ko; log: $log"; return 1; }
 	make -C "$m" KDIR="$kdir" clean >>"$log" 2>&1 || { echo "clean failed; log: $log"; return 1; }
 	tree_clean "$dir" "make clean"

@@ -5,9 +5,7 @@
 . "$(dirname "$0")/../lib.sh"
 
 src=$CACHE/sparse-src
-mkdir -p "$CACHE"
-exec 9>"$CACHE/sparse.lock"
-flock 9
+lock "$CACHE/sparse.lock"
 
 if [ ! -f "$src/src/debian/changelog" ]; then
 	say "sparse: fetching sid's source package into $src (once)"

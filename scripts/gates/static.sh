@@ -53,10 +53,9 @@ round()
 {
 	local inst=$1 clean=$2 o=${1%/kselftest/kselftest_install}
 
-	shift 2
-	make_in_tree "$@" || return 1
+	make_in_tree "${@:3}" || return 1
 	(cd "$inst" 2>/dev/null && find . -type f) | installed "$inst" || return 1
-	[[ "$*" != *gen_tar* ]] ||
+	[[ "${*:3}" != *gen_tar* ]] ||
 		tar -tzf "$inst/kselftest-packages/kselftest.tar.gz" | installed "$inst's tarball" || return 1
 	# shellcheck disable=SC2086 # words
 	make_in_tree $clean || return 1

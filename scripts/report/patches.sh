@@ -100,9 +100,8 @@ reviewer()
 rm -rf "$GEN" "$OUT" && mkdir -p "$GEN" "$OUT" && git_in "$GEN" init -q -b sched_state
 for ((k = 0; k <= ${#PATCHES[@]}; k++)); do
 	rsync -a --delete --exclude=/.git "$WORK/$k/" "$GEN/"
-	if [ -n "$owner" ] && [ "$mk" -gt 0 ] && [ "$k" -ge "$mk" ]; then
-		reviewer "$GEN/MAINTAINERS" || die "could not add $owner to MAINTAINERS"
-	fi
+	[ -z "$owner" ] || [ "$mk" -eq 0 ] || [ "$k" -lt "$mk" ] || reviewer "$GEN/MAINTAINERS" ||
+		die "could not add $owner to MAINTAINERS"
 	msg="base: the files of $BASE_VER this series changes"$'\n\n'"From $BASE_DESC."
 	# a patch file serves as message: up to its diff
 	[ "$k" -eq 0 ] || msg=$(sed '/^--- a\//,$d' "${PATCHES[k - 1]}/message")${sob:+$'\n\n'$sob}

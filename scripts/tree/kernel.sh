@@ -84,9 +84,7 @@ debian)
 	;;
 *) die "scripts/kernels.tsv: $name: unknown source '$from'" ;;
 esac
-mkdir -p "$CACHE/kernels"
-exec 9>"$dir.lock"
-flock 9
+lock "$dir.lock"
 if [ ! -f "$dir/env" ]; then
 	rm -rf "$dir"
 	"${from}_kernel"

@@ -26,9 +26,7 @@ elif [ ! -f "$CACHE/src/${pkg}_$ver/done" ] && ! "$debian" has amd64 "$pkg=$ver"
 	read -r pkg ver < <("$debian" newest amd64 "$REGEX") || exit
 fi
 dir=$CACHE/src/${pkg}_$ver
-mkdir -p "$CACHE/src"
-exec 9>"$dir.lock"
-flock 9
+lock "$dir.lock"
 if [ ! -f "$dir/done" ]; then
 	say "mainline: unpacking $pkg $ver into $dir (once)"
 	rm -rf "$dir"

@@ -4,7 +4,6 @@
 #	[--guest-cmd CMD] [--append WORDS] [--env NAME=VALUE]...; env: GUEST_ENV, KVM=on, VM_LOCK=none
 # Boots KIMAGE in QEMU, runs CMD (default: sh /guest/suite.sh) in /kselftest, judges its
 # TAP and kernel log into OUTDIR (docs/files.md).
-set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 msg() { echo "vm.sh: $*"; }
