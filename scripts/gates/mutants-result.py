@@ -40,8 +40,7 @@ CRASH = ('Kernel panic', 'Oops', 'kernel BUG at', 'general protection fault',
 def split(field, where=None):
     """A comma-separated column or header value ('-': none); with WHERE, check names."""
     got = [x.strip() for x in field.split(',') if x.strip() not in ('', '-')]
-    bad = [c for c in got if not CHECK.fullmatch(c)]
-    if where and bad:
+    if where and (bad := [c for c in got if not CHECK.fullmatch(c)]):
         raise ValueError(f'{where}not check names: {", ".join(bad)}')
     return got
 
@@ -70,8 +69,7 @@ def header(name):
     if head.get('Build', 'module') != 'module':
         raise ValueError(f'{path}: Build: is "module" or absent')
     for key, low, high in (('Runs', 1, 10), ('Race-ms', 1, 30000)):  # the guest's bound
-        v = head.get(key)
-        if v is not None and not (v.isdigit() and low <= int(v) <= high):
+        if (v := head.get(key)) is not None and not (v.isdigit() and low <= int(v) <= high):
             raise ValueError(f'{path}: {key}: {v} is not in {low}..{high}')
     head['files'] = re.findall(r'^\+\+\+ b/(\S+)', text, re.M)
     # the boot token that turns the mutant on in a kernel built with others (mutants.sh)
@@ -88,8 +86,7 @@ def rules():
         raise ValueError(f'{RULES}:1: the header line names {len(cols)} columns, id first')
     rows = []
     for n, line in enumerate(lines[1:], 2):
-        f = line.split('\t')
-        if len(f) != len(cols):
+        if len(f := line.split('\t')) != len(cols):
             raise ValueError(f'{RULES}:{n}: {len(f)} columns, not {len(cols)}')
         row = dict(zip(cols, f))
         if any(r['id'] == row['id'] for r in rows):
@@ -111,9 +108,8 @@ def plan(names):
     for n in names or sorted(heads, key=lambda n: (heads[n]['files'][:1], n)):
         h = heads[n]
         alone = 'Build' in h or any(f.endswith('.h') for f in h['files'])
-        print('\t'.join((n, h.get('Kernel', '-'), '1' if 'Build' in h else '0',
-                         h.get('Runs', '1'), h.get('Race-ms', '0'),
-                         '1' if h['schema'] and not alone else '0')))
+        print('\t'.join((n, h.get('Kernel', '-'), str(int('Build' in h)), h.get('Runs', '1'),
+                         h.get('Race-ms', '0'), str(int(h['schema'] and not alone)))))
 
 
 def leaves(result):
@@ -159,8 +155,7 @@ def verdict(out, name, kernel, vmrc=None, run=1, why=None):
         with suppress(OSError, ValueError):
             r = json.load(open(f'{out}/custom/vm/result.json'))
             v.update(reports=r['counts']['reports'], seconds=r['seconds']['host'])
-        why = broke(r, vmrc)
-        if why is None:
+        if (why := broke(r, vmrc)) is None:
             got = leaves(r)
     red = [c for c, res in got.items() if res == 'fail']
     missed = [c for c in h['checks'] if got.get(c) != 'fail']
@@ -206,6 +201,10 @@ def coverage(result):
     return '\n'.join(lines) + '\n'
 
 
+def esc(cell):
+    return cell.replace('|', '\\|')     # a markdown table's cell
+
+
 def md(head, rows, *tail):
     lines = [f"| {' | '.join(r)} |" for r in [head, ['---'] * len(head)] + rows]
     return '\n'.join(lines + list(tail)) + '\n'
@@ -217,7 +216,7 @@ def checks_map(result):
     for check in result['checks']:
         red = [v for v in result['mutants'] if v['verdict'] == 'red' and check in v['red']]
         code = sorted({(v.get('code') or '').split(':')[0] for v in red})
-        rows.append([f'`{check}`', '; '.join(code).replace('|', '\\|') or '(none yet)',
+        rows.append([f'`{check}`', esc('; '.join(code)) or '(none yet)',
                      ', '.join(f"`{v['mutant']}`" for v in red) or '(none yet)'])
     reached = sum(r[2] != '(none yet)' for r in rows)
     return md(['check', 'the kernel code it guards', 'mutants that turn it red'], rows,
@@ -231,8 +230,7 @@ def table(result):
                 if v['verdict'] == 'red' else v.get('why') or 'none')
         ran = f" (run {v['run']} of {v['runs']})" if v.get('runs', 1) > 1 else ''
         rows.append([f"`{v['mutant']}`", ', '.join(f'`{r}`' for r in v.get('rules', [])),
-                     (v.get('code') or '').replace('|', '\\|'), v.get('kernel', ''),
-                     v['verdict'] + ran, what])
+                     esc(v.get('code') or ''), v.get('kernel', ''), v['verdict'] + ran, what])
     c, t, cov = result['counts'], result['times'], result['coverage']
     m, s = divmod(result['seconds'], 60)
     tail = ['', f"{c['red']} red, {c['green']} green, {c.get('missed', 0)} missed, "
@@ -285,8 +283,7 @@ def check():
         elif extra and 'Missed' not in heads[n]:
             bad.append(f'mutants/{n}.patch: Checks: {", ".join(extra)}: in no row of '
                        'mutants/rules.tsv that lists it')
-    result = load(lambda: json.load(open(KEPT)), pre=f'{KEPT}: ', post=' (run make mutants)')
-    if result:
+    if result := load(lambda: json.load(open(KEPT)), pre=f'{KEPT}: ', post=' (run make mutants)'):
         ran = {v['mutant'] for v in result['mutants']}
         bad += [f'mutants/{n}.patch: not in mutants/result.json (run make mutants)'
                 for n in sorted(set(KNOWN) - ran)]
@@ -315,29 +312,23 @@ def history(result, text=False):
         line += (f"; with the {len(rows) - len(released)} fixed before any release, "
                  f"{sum(v['verdict'] == 'red' for v in rows)} of {len(rows)}")
     line += '.'
-
-    def what(v):
-        if v['verdict'] == 'red':
-            return ', '.join(v['checks'])
-        return v['history'].get('missed') or v.get('why') or ''
-
+    # each one's verdict: the checks that went red, else why not
+    what = [f"{v['verdict']}: " + (', '.join(v['checks']) if v['verdict'] == 'red' else
+                                   v['history'].get('missed') or v.get('why') or '')
+            for v in rows]
     if text:
         lines = wrap(line, 72)
-        for v in rows:
+        for v, w in zip(rows, what):
             hi = v['history']
             lines += wrap(f"{hi['fix']} [{', '.join(v.get('rules', []))}]", 72,
                           initial_indent='  ', subsequent_indent='    ')
-            for s in (f"fixes {hi['fixes']}; shipped {hi['shipped']}",
-                      f"{v['verdict']}: {what(v)}"):
+            for s in (f"fixes {hi['fixes']}; shipped {hi['shipped']}", w):
                 lines += wrap(s, 72, initial_indent='    ', subsequent_indent='    ')
         return lines
-    def esc(s):
-        return s.replace('|', '\\|')
-
     return md(['real bug (mutant)', 'fix', 'it fixes', 'shipped in', 'rule', 'verdict'],
-              [[f"`{v['mutant']}`", esc(v['history']['fix']), esc(v['history']['fixes']),
-                esc(v['history']['shipped']), ', '.join(f'`{r}`' for r in v.get('rules', [])),
-                esc(f"{v['verdict']}: {what(v)}")] for v in rows], '', line)
+              [[f"`{v['mutant']}`", *(esc(v['history'][k]) for k in ('fix', 'fixes', 'shipped')),
+                ', '.join(f'`{r}`' for r in v.get('rules', [])), esc(w)]
+               for v, w in zip(rows, what)], '', line)
 
 
 def cover(result):
@@ -436,8 +427,7 @@ def main(a):
         elif a == ['--check']:
             return check()
         elif cmd == '--readme' and len(a) == 2:
-            result = json.load(open(a[1]))
-            text = readme(result)
+            text = readme(result := json.load(open(a[1])))
             open(KEPT, 'w').write(json.dumps(result, indent=1) + '\n')
             open(README, 'w').write(text)
             print("mutants: docs/mutants.md's tables and mutants/result.json made anew")

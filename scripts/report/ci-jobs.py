@@ -43,9 +43,8 @@ def too_short(where, t):
     """T minutes must cover the collection's settings timeout and a boot."""
     settings = read(TOP, "tools/testing/selftests", COLLECTION, "settings")
     need = math.ceil(int(re.search(r"^timeout=(\d+)$", settings, re.M)[1]) / 60) + BOOT_MINUTES
-    if type(t) is not int or t < need:
-        return [f"{where} {t!r}: under the {need} minutes the settings timeout and a boot take"]
-    return []
+    return ([f"{where} {t!r}: under the {need} minutes the settings timeout and a boot take"]
+            if type(t) is not int or t < need else [])
 
 
 def check_job(jobs):
@@ -58,8 +57,7 @@ def check_job(jobs):
             "params.rootfs_ref": "trixie-kselftest", "kcidb_test_suite": SUITE}
     got = dict(job, **{"params." + k: v for k, v in params.items()})
     p = [f"{w} {k} {got.get(k)!r}, not {v!r}" for k, v in want.items() if got.get(k) != v]
-    coll = params.get("collections")
-    if coll != COLLECTION or not collection_exists(coll):
+    if (coll := params.get("collections")) != COLLECTION or not collection_exists(coll):
         p.append(f"{w} params.collections {coll!r}: not {COLLECTION}, "
                  "a collection of tools/testing/selftests")
     p += too_short(f"{w} params.job_timeout", params.get("job_timeout"))

@@ -75,8 +75,7 @@ def parse(lines, files_dir=None, log=False, label='the TAP'):
         if VERSION.match(line):
             continue
         if not (m := RESULT.match(line)):
-            k = len(PREFIX.match(line)[1]) // 2
-            if k:
+            if k := len(PREFIX.match(line)[1]) // 2:
                 diag.append((k - 1, line[2 * k:].strip()))
             continue
         depth = len(m[1]) // 2
