@@ -70,6 +70,7 @@ maintainers()
 help_lists_all()
 {
 	local out t v bad=0
+	local own='A_ARCH|CLEAN_DEBIAN_INNER|KENV|KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME'
 
 	out=$(make -s -C "$TOP" help) || return 1
 	[ "$(wc -l <<<"$out")" -le 25 ] || { echo "make help is over 25 lines"; bad=1; }
@@ -77,8 +78,7 @@ help_lists_all()
 		grep -qE "^  make $t( |$)" <<<"$out" || { echo "make help lacks target $t"; bad=1; }
 	done
 	for v in $(grep -ohE '\$\{[A-Z][A-Z0-9_]+:[-=]' "$TOP"/scripts/*.sh "$TOP"/scripts/*/*.sh |
-		sed 's/..//; s/:.//' | sort -u | grep -vxE 'A_ARCH|CLEAN_DEBIAN_INNER|KENV' |
-		grep -vxE 'KPICKED|MATRIX_ODIR|STATIC_KDIRS|TMPDIR|XDG_CACHE_HOME'); do
+		sed 's/..//; s/:.//' | sort -u | grep -vxE "$own"); do
 		grep -qF "\`$v=" "$TOP/docs/variables.md" ||
 			{ echo "docs/variables.md lacks variable $v"; bad=1; }
 	done
