@@ -567,6 +567,9 @@ static int pin_last_cpu(bool last)
 	return sched_setaffinity(0, sizeof(cpus), &cpus);
 }
 
+/* a turn at nice 19 beside the hog: 1 ms on the CPU, in its rare slices */
+#define TURN_MS		(3 * SETTLE_MS)
+
 /* Spin until on the CPU for 1 ms without a break of 100 us: one turn. */
 static void spin_a_turn(void)
 {
@@ -793,7 +796,7 @@ TEST_F(freezer, delayed_frozen_in_place)
 	ASSERT_EQ(0, pin_last_cpu(false));
 	for (try = 1; try <= FREEZE_TRIES; try++) {
 		ASSERT_EQ(0, kill(fz->pid, SIGUSR1));
-		ASSERT_EQ('s', child_report(fz->pipe, SETTLE_MS));
+		ASSERT_EQ('s', child_report(fz->pipe, TURN_MS));
 		ASSERT_EQ('S', wait_asleep(fz->pid));
 		before = voluntary_switches(fz->pid);
 		ASSERT_TRUE(freezer_set(fz->cg, "FROZEN"));
@@ -817,8 +820,6 @@ TEST_F(freezer, delayed_frozen_in_place)
  * turn, which leaves a sleeper queued for tens of ms.
  */
 #define DELAYED_TRIES	3
-/* a turn at nice 19 beside the hog: 1 ms on the CPU, in its rare slices */
-#define TURN_MS		(3 * SETTLE_MS)
 #define DELAYED_COMM	"sched_state_dly"
 
 struct delayed {
